@@ -1,0 +1,101 @@
+import CCairo
+import CChipmunk
+
+/// One scene: a root layer sized to the output, a render scale, and a virtual
+/// clock that only the host advances. One engine is used by one thread at a
+/// time; separate engines may run on separate threads.
+public final class Engine {
+    public private(set) var root: Layer! = nil
+    public private(set) var size: Size
+    /// Pixels per point (a screen scale).
+    public private(set) var scale: Double
+    public private(set) var clock = Clock()
+    public private(set) var lastRenderStats = RenderStats()
+
+    /// Called at the start of each step, after the clock moved (timers and
+    /// display links hook in here).
+    public var stepObservers: [(Engine) throws -> Void] = []
+
+    public static let defaultSize = Size(320, 480)
+
+    public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
+        try Engine.checkOutput(size: size, scale: scale)
+        self.size = size
+        self.scale = scale
+        let r = Layer(engine: self)
+        r.name = "root"
+        r.frame = Rect(origin: .zero, size: size)
+        root = r
+    }
+
+    /// Output size in pixels: points × scale, rounded up.
+    public var pixelSize: (width: Int, height: Int) {
+        (Int((size.width * scale).rounded(.up)), Int((size.height * scale).rounded(.up)))
+    }
+
+    static func checkOutput(size: Size, scale: Double) throws {
+        guard size.width.isFinite, size.height.isFinite, size.width > 0, size.height > 0 else {
+            throw CalunaError.invalid("size must be positive and finite (got \(size))")
+        }
+        guard scale.isFinite, scale > 0, scale <= 16 else {
+            throw CalunaError.invalid("scale must be in (0, 16] (got \(scale))")
+        }
+        let w = size.width * scale, h = size.height * scale
+        guard w <= Double(Image.maximumSide), h <= Double(Image.maximumSide) else {
+            throw CalunaError.invalid("output of \(fmt(w))×\(fmt(h)) pixels is too large (at most \(Image.maximumSide) per side)")
+        }
+        try Image.checkSize(Int(w.rounded(.up)), Int(h.rounded(.up)), "output")
+    }
+
+    /// Resizes the output; the root layer's frame follows.
+    public func setup(size: Size? = nil, scale: Double? = nil) throws {
+        let s = size ?? self.size, k = scale ?? self.scale
+        try Engine.checkOutput(size: s, scale: k)
+        self.size = s
+        self.scale = k
+        root.frame = Rect(origin: .zero, size: s)
+    }
+
+    /// A new layer of this engine.
+    public func makeLayer() -> Layer { Layer(engine: self) }
+
+    /// CACurrentMediaTime: seconds since the engine started, virtual.
+    public var mediaTime: Double { clock.seconds }
+
+    /// Advances by `dt` seconds and runs the frame's work (DESIGN §3).
+    public func step(_ dt: Double) throws {
+        try clock.step(dt)
+        try runFrame()
+    }
+
+    /// Advances to absolute time `t` (never backwards) and runs the frame.
+    public func advance(to t: Double) throws {
+        try clock.advance(to: t)
+        try runFrame()
+    }
+
+    private func runFrame() throws {
+        for observer in stepObservers { try observer(self) }
+        try root.layoutIfNeeded()
+    }
+
+    /// Lays out what is marked, then draws the tree into a new bitmap of
+    /// `pixelSize`. Areas no layer covers are transparent.
+    public func render() throws -> Image {
+        try root.layoutIfNeeded()
+        let (w, h) = pixelSize
+        let target = try Image(width: w, height: h)
+        var compositor = Compositor(target: target, scale: scale)
+        defer { compositor.finish() }
+        try compositor.draw(root, inheritedOpacity: 1)
+        lastRenderStats = compositor.stats
+        return target
+    }
+
+    /// Versions of the libraries doing the work, for `--version` and bug reports.
+    public static var libraryVersions: [(String, String)] {
+        [("cairo", String(cString: cairo_version_string())),
+         ("pango", String(cString: pango_version_string())),
+         ("chipmunk", String(cString: cpVersionString))]
+    }
+}

@@ -1,0 +1,42 @@
+/// Layout (ch.3): a layer marked by setNeedsLayout — or whose bounds changed —
+/// runs layoutSublayers in the next layout pass (each step, and before each
+/// render). Ancestors carry a flag so the pass visits only marked branches.
+extension Layer {
+    public func setNeedsLayout() {
+        needsLayout = true
+        propagateNeedsLayoutUp()
+    }
+
+    func propagateNeedsLayoutUp() {
+        var l = superlayer
+        while let cur = l, !cur.descendantNeedsLayout {
+            cur.descendantNeedsLayout = true
+            l = cur.superlayer
+        }
+    }
+
+    /// Lays out this layer and any marked descendants now. Every marked layer
+    /// is laid out even if an earlier callback fails; the first error is thrown.
+    public func layoutIfNeeded() throws {
+        var firstError: Error?
+        layoutPass(&firstError)
+        if let e = firstError { throw e }
+    }
+
+    private func layoutPass(_ firstError: inout Error?) {
+        if needsLayout {
+            needsLayout = false
+            do { try layoutSublayers() } catch { if firstError == nil { firstError = error } }
+        }
+        guard descendantNeedsLayout else { return }
+        descendantNeedsLayout = false
+        for sub in sublayers where sub.needsLayout || sub.descendantNeedsLayout {
+            sub.layoutPass(&firstError)
+        }
+    }
+
+    /// CALayer's layoutSublayers: asks the delegate (there is no layout manager).
+    public func layoutSublayers() throws {
+        try delegate?.layoutSublayers(of: self)
+    }
+}

@@ -1,0 +1,238 @@
+/// The layer property table: every property declared once — key, kind,
+/// default, animatable, what a change invalidates — and used by the Lua
+/// binding, the C ABI and (later) animations alike.
+public struct LayerProperty {
+    public struct Invalidation: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let layout = Invalidation(rawValue: 1)   // the layer's own layout
+        public static let render = Invalidation(rawValue: 2)   // the next frame differs
+        public static let order = Invalidation(rawValue: 4)    // the siblings' drawing order
+    }
+
+    public let key: String
+    public let kind: ValueKind
+    /// nil is a legal value (e.g. backgroundColor, name).
+    public let nullable: Bool
+    /// Derived properties (frame, affineTransform) are computed from others.
+    public let derived: Bool
+    public let animatable: Bool
+    public let invalidates: Invalidation
+    let read: (Layer) -> Value
+    let write: (Layer, Value) throws -> Void
+
+    /// The value of a fresh layer.
+    public var defaultValue: Value { read(LayerProperty.pristine) }
+    private static let pristine = Layer()
+
+    public func get(_ layer: Layer) -> Value { read(layer) }
+
+    /// Sets after checking kind and finiteness; range rules live in `write`.
+    public func set(_ layer: Layer, _ v: Value) throws {
+        if case .null = v {
+            guard nullable else {
+                throw CalunaError(.typeMismatch, "\(key) expects \(kind.expectation), got nil")
+            }
+        } else if v.kind != kind {
+            throw CalunaError(.typeMismatch, "\(key) expects \(kind.expectation), got \(v.kind.expectation)")
+        }
+        guard v.isFinite else { throw CalunaError(.invalidArgument, "\(key) must be finite (got NaN or infinity)") }
+        try write(layer, v)
+    }
+}
+
+/// A Swift type a property can hold, and how it maps to `Value`.
+public protocol ValueConvertible {
+    static var valueKind: ValueKind { get }
+    static var nullable: Bool { get }
+    var value: Value { get }
+    init?(value: Value)
+}
+extension ValueConvertible { public static var nullable: Bool { false } }
+
+extension Double: ValueConvertible {
+    public static var valueKind: ValueKind { .number }
+    public var value: Value { .number(self) }
+    public init?(value: Value) { guard case .number(let v) = value else { return nil }; self = v }
+}
+extension Bool: ValueConvertible {
+    public static var valueKind: ValueKind { .bool }
+    public var value: Value { .bool(self) }
+    public init?(value: Value) { guard case .bool(let v) = value else { return nil }; self = v }
+}
+extension String: ValueConvertible {
+    public static var valueKind: ValueKind { .string }
+    public var value: Value { .string(self) }
+    public init?(value: Value) { guard case .string(let v) = value else { return nil }; self = v }
+}
+extension Point: ValueConvertible {
+    public static var valueKind: ValueKind { .point }
+    public var value: Value { .point(self) }
+    public init?(value: Value) { guard case .point(let v) = value else { return nil }; self = v }
+}
+extension Size: ValueConvertible {
+    public static var valueKind: ValueKind { .size }
+    public var value: Value { .size(self) }
+    public init?(value: Value) { guard case .size(let v) = value else { return nil }; self = v }
+}
+extension Rect: ValueConvertible {
+    public static var valueKind: ValueKind { .rect }
+    public var value: Value { .rect(self) }
+    public init?(value: Value) { guard case .rect(let v) = value else { return nil }; self = v }
+}
+extension Color: ValueConvertible {
+    public static var valueKind: ValueKind { .color }
+    public var value: Value { .color(self) }
+    public init?(value: Value) { guard case .color(let v) = value else { return nil }; self = v }
+}
+extension Transform3D: ValueConvertible {
+    public static var valueKind: ValueKind { .transform }
+    public var value: Value { .transform(self) }
+    public init?(value: Value) { guard case .transform(let v) = value else { return nil }; self = v }
+}
+extension Optional: ValueConvertible where Wrapped: ValueConvertible {
+    public static var valueKind: ValueKind { Wrapped.valueKind }
+    public static var nullable: Bool { true }
+    public var value: Value { self?.value ?? .null }
+    public init?(value: Value) {
+        if case .null = value { self = nil; return }
+        guard let w = Wrapped(value: value) else { return nil }
+        self = w
+    }
+}
+
+/// Geometry beyond this magnitude (points) is refused: cairo's fixed-point
+/// coordinates cannot represent it, and no real scene needs it.
+public let maximumCoordinate = 1.0e8
+
+extension LayerProperty {
+    static func stored<T: ValueConvertible>(
+        _ key: String, _ path: ReferenceWritableKeyPath<Layer, T>, animatable: Bool,
+        invalidates: Invalidation = .render, derived: Bool = false,
+        check: @escaping (T) throws -> Void = { _ in }
+    ) -> LayerProperty {
+        LayerProperty(
+            key: key, kind: T.valueKind, nullable: T.nullable, derived: derived, animatable: animatable,
+            invalidates: invalidates,
+            read: { $0[keyPath: path].value },
+            write: { layer, v in
+                guard let t = T(value: v) else {
+                    throw CalunaError(.typeMismatch, "\(key) expects \(T.valueKind.expectation), got \(v.kind.expectation)")
+                }
+                try check(t)
+                layer[keyPath: path] = t
+            })
+    }
+
+    static func checkMagnitude(_ key: String, _ values: Double...) throws {
+        for v in values where abs(v) > maximumCoordinate {
+            throw CalunaError(.invalidArgument, "\(key): \(v) is beyond the supported range ±\(fmt(maximumCoordinate)) points")
+        }
+    }
+
+    static func checkRect(_ key: String, _ r: Rect) throws {
+        try checkMagnitude(key, r.origin.x, r.origin.y, r.size.width, r.size.height)
+        guard r.size.width >= 0, r.size.height >= 0 else {
+            throw CalunaError(.invalidArgument, "\(key): width and height must not be negative (got \(r))")
+        }
+    }
+}
+
+/// All layer properties, in declaration order.
+public enum LayerProperties {
+    public static let all: [LayerProperty] = [
+        .stored("bounds", \.bounds, animatable: true, invalidates: [.render, .layout]) { try LayerProperty.checkRect("bounds", $0) },
+        .stored("position", \.position, animatable: true) { try LayerProperty.checkMagnitude("position", $0.x, $0.y) },
+        .stored("frame", \.frame, animatable: false, invalidates: [.render, .layout], derived: true) {
+            try LayerProperty.checkRect("frame", $0)
+        },
+        .stored("anchorPoint", \.anchorPoint, animatable: true) { try LayerProperty.checkMagnitude("anchorPoint", $0.x, $0.y) },
+        .stored("anchorPointZ", \.anchorPointZ, animatable: true) { try LayerProperty.checkMagnitude("anchorPointZ", $0) },
+        .stored("zPosition", \.zPosition, animatable: true, invalidates: [.render, .order]) {
+            try LayerProperty.checkMagnitude("zPosition", $0)
+        },
+        .stored("transform", \.transform, animatable: true),
+        .stored("affineTransform", \.affineTransformValue, animatable: false, derived: true),
+        .stored("geometryFlipped", \.geometryFlipped, animatable: false),
+        .stored("hidden", \.hidden, animatable: true),
+        .stored("opacity", \.opacity, animatable: true),
+        .stored("backgroundColor", \.backgroundColor, animatable: true),
+        .stored("masksToBounds", \.masksToBounds, animatable: true),
+        .stored("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false),
+        .stored("allowsEdgeAntialiasing", \.allowsEdgeAntialiasing, animatable: false),
+        .stored("name", \.name, animatable: false, invalidates: []),
+    ]
+
+    private static let byKey: [String: LayerProperty] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+
+    public static func named(_ key: String) -> LayerProperty? { byKey[key] }
+
+    /// Core Animation layer keys caluna knows but does not implement yet:
+    /// setting or reading one is a clear "not supported" error, never a silent no-op.
+    public static let notYetSupported: [String: String] = {
+        var d: [String: String] = [:]
+        for k in ["contents", "contentsGravity", "contentsScale", "contentsRect", "contentsCenter",
+                  "contentsFormat", "minificationFilter", "magnificationFilter", "minificationFilterBias",
+                  "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor",
+                  "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "mask",
+                  "shouldRasterize", "rasterizationScale", "opaque", "needsDisplayOnBoundsChange",
+                  "drawsAsynchronously"] {
+            d[k] = "contents and visual effects (issue #5)"
+        }
+        for k in ["sublayerTransform", "doubleSided"] { d[k] = "3D transforms (issue #7)" }
+        for k in ["beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
+                  "autoreverses", "fillMode"] { d[k] = "media timing (issue #3)" }
+        for k in ["actions", "style"] { d[k] = "actions (issue #4)" }
+        for k in ["filters", "backgroundFilters", "compositingFilter", "edgeAntialiasingMask",
+                  "layoutManager", "constraints", "autoresizingMask"] {
+            d[k] = "nothing yet: not in caluna's scope"
+        }
+        return d
+    }()
+
+    /// Looks a key up, with the error a caller should see when it is unknown.
+    public static func resolve(_ key: String) throws -> LayerProperty {
+        if let p = byKey[key] { return p }
+        if let why = notYetSupported[key] {
+            throw CalunaError(.notSupported, "Layer property '\(key)' is not supported yet (\(why))")
+        }
+        throw CalunaError(.unknownKey, "Layer has no property '\(key)'")
+    }
+}
+
+extension Layer {
+    /// Stored as a Transform3D so it shares the transform kind (setAffineTransform
+    /// keeps only the affine part of what it is given).
+    var affineTransformValue: Transform3D {
+        get { Transform3D(transform.affine) }
+        set { transform = Transform3D(newValue.affine) }
+    }
+
+    /// KVC-style access by key path: "position", "position.x", "bounds.size.width".
+    public func value(forKeyPath keyPath: String) throws -> Value {
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        let prop = try LayerProperties.resolve(String(parts[0]))
+        let rest = Array(parts.dropFirst())
+        guard let v = prop.get(self).component(rest) else {
+            throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
+        }
+        return v
+    }
+
+    public func setValue(_ v: Value, forKeyPath keyPath: String) throws {
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        let prop = try LayerProperties.resolve(String(parts[0]))
+        let rest = Array(parts.dropFirst())
+        if rest.isEmpty { return try prop.set(self, v) }
+        guard let componentKind = Value.componentKind(of: prop.kind, rest) else {
+            throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
+        }
+        guard v.kind == componentKind else {
+            throw CalunaError(.typeMismatch, "\(keyPath) expects \(componentKind.expectation), got \(v.kind.expectation)")
+        }
+        guard let whole = prop.get(self).settingComponent(rest, to: v) else {
+            throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer")
+        }
+        try prop.set(self, whole)
+    }
+}

@@ -1,0 +1,118 @@
+/// Tree operations (ch.1): the sublayers array is drawn in order, so the last
+/// sublayer is on top; zPosition reorders drawing only (not hit testing).
+extension Layer {
+    private func checkAdoptable(_ layer: Layer) throws {
+        guard layer.engine === engine else {
+            throw CalunaError(.treeError, "addSublayer: the layer belongs to another engine")
+        }
+        guard !layer.isAncestor(of: self) else {
+            throw CalunaError(.treeError, "addSublayer: a layer cannot become a sublayer of itself or of its own descendant")
+        }
+        if let e = engine, layer === e.root {
+            throw CalunaError(.treeError, "addSublayer: the engine's root layer cannot become a sublayer")
+        }
+    }
+
+    /// Appends `layer` (removing it from its old superlayer first).
+    public func addSublayer(_ layer: Layer) throws {
+        try insertSublayer(layer, at: sublayers.count + (layer.superlayer === self ? -1 : 0))
+    }
+
+    /// Inserts at `index` (0…count, counted after removal from its old place).
+    public func insertSublayer(_ layer: Layer, at index: Int) throws {
+        try checkAdoptable(layer)
+        let count = sublayers.count - (layer.superlayer === self ? 1 : 0)
+        guard index >= 0, index <= count else {
+            throw CalunaError(.invalidArgument, "insertSublayer: index \(index) is out of range 0…\(count)")
+        }
+        layer.detach()
+        sublayers.insert(layer, at: index)
+        layer.superlayer = self
+        didMutateSublayers()
+        if layer.needsLayout || layer.descendantNeedsLayout { layer.propagateNeedsLayoutUp() }
+    }
+
+    public func insertSublayer(_ layer: Layer, below sibling: Layer?) throws {
+        try insertSublayer(layer, relativeTo: sibling, offset: 0)
+    }
+
+    public func insertSublayer(_ layer: Layer, above sibling: Layer?) throws {
+        try insertSublayer(layer, relativeTo: sibling, offset: 1)
+    }
+
+    /// A nil sibling means the front (above) or the back (below), as in CA.
+    private func insertSublayer(_ layer: Layer, relativeTo sibling: Layer?, offset: Int) throws {
+        guard let sibling else {
+            try insertSublayer(layer, at: offset == 1 ? sublayers.count - (layer.superlayer === self ? 1 : 0) : 0)
+            return
+        }
+        guard sibling.superlayer === self else {
+            throw CalunaError(.treeError, "insertSublayer: the sibling is not a sublayer of this layer")
+        }
+        if sibling === layer { return }
+        try checkAdoptable(layer)
+        layer.detach()
+        guard let i = sublayers.firstIndex(where: { $0 === sibling }) else {
+            throw CalunaError(.treeError, "insertSublayer: the sibling is not a sublayer of this layer")
+        }
+        try insertSublayer(layer, at: i + offset)
+    }
+
+    /// Replaces `old` (a sublayer) by `new`, at the same index.
+    public func replaceSublayer(_ old: Layer, with new: Layer) throws {
+        guard old.superlayer === self, let i = sublayers.firstIndex(where: { $0 === old }) else {
+            throw CalunaError(.treeError, "replaceSublayer: the layer to replace is not a sublayer of this layer")
+        }
+        if old === new { return }
+        try checkAdoptable(new)
+        // Removing `new` from before index i shifts the slot left by one.
+        let newIndex = new.superlayer === self ? sublayers.firstIndex { $0 === new } : nil
+        let slot = (newIndex ?? Int.max) < i ? i - 1 : i
+        old.detach()
+        new.detach()
+        try insertSublayer(new, at: slot)
+    }
+
+    /// Sets the whole sublayers array (CALayer's `sublayers` setter).
+    public func setSublayers(_ layers: [Layer]) throws {
+        for (i, l) in layers.enumerated() {
+            try checkAdoptable(l)
+            if layers[..<i].contains(where: { $0 === l }) {
+                throw CalunaError(.treeError, "sublayers: the same layer appears twice")
+            }
+        }
+        for l in sublayers { l.superlayer = nil }
+        sublayers = []
+        for l in layers { l.detach(); sublayers.append(l); l.superlayer = self }
+        didMutateSublayers()
+        setNeedsLayout()
+    }
+
+    public func removeFromSuperlayer() { detach() }
+
+    private func detach() {
+        guard let s = superlayer else { return }
+        s.sublayers.removeAll { $0 === self }
+        superlayer = nil
+        s.didMutateSublayers()
+    }
+
+    func didMutateSublayers() { drawingOrderCache = nil }
+    func sublayerOrderChanged() { drawingOrderCache = nil }
+
+    /// Sublayers stably sorted by zPosition (ascending): the drawing order.
+    public var sublayersInDrawingOrder: [Layer] {
+        if let c = drawingOrderCache { return c }
+        let sorted: [Layer]
+        if sublayers.contains(where: { $0.zPosition != 0 }) {
+            sorted = sublayers.enumerated().sorted {
+                $0.element.zPosition != $1.element.zPosition ? $0.element.zPosition < $1.element.zPosition
+                                                              : $0.offset < $1.offset
+            }.map(\.element)
+        } else {
+            sorted = sublayers
+        }
+        drawingOrderCache = sorted
+        return sorted
+    }
+}

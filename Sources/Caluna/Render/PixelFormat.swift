@@ -1,0 +1,53 @@
+/// Pixel layouts a host can ask for, and the conversions from cairo's
+/// premultiplied native-endian ARGB32.
+public enum PixelFormat: Int32, Sendable {
+    case rgba8Premultiplied = 0
+    case bgra8Premultiplied = 1
+    case rgba8Straight = 2
+    case bgra8Straight = 3
+
+    public var isStraight: Bool { self == .rgba8Straight || self == .bgra8Straight }
+    public var isRGBA: Bool { self == .rgba8Premultiplied || self == .rgba8Straight }
+
+    /// One premultiplied ARGB32 word → straight RGBA bytes (rounded).
+    @inline(__always)
+    static func unpremultiply(_ w: UInt32) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let a = UInt32(w >> 24), r = (w >> 16) & 255, g = (w >> 8) & 255, b = w & 255
+        guard a != 0 else { return (0, 0, 0, 0) }
+        guard a != 255 else { return (UInt8(r), UInt8(g), UInt8(b), 255) }
+        func u(_ c: UInt32) -> UInt8 { UInt8(min(255, (c * 255 + a / 2) / a)) }
+        return (u(r), u(g), u(b), UInt8(a))
+    }
+}
+
+extension Image {
+    /// Copies the bitmap into a caller's buffer in `format`, `stride` bytes
+    /// per row. The caller guarantees `stride * height` writable bytes.
+    public func copy(into buffer: UnsafeMutableRawPointer, stride dstStride: Int, format: PixelFormat) {
+        withPixels { src, srcStride in
+            for y in 0..<height {
+                let srow = src + y * srcStride
+                let drow = buffer + y * dstStride
+                for x in 0..<width {
+                    let w = srow.load(fromByteOffset: x * 4, as: UInt32.self)
+                    var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+                    if format.isStraight {
+                        (r, g, b, a) = PixelFormat.unpremultiply(w)
+                    } else {
+                        a = UInt8(w >> 24); r = UInt8((w >> 16) & 255); g = UInt8((w >> 8) & 255); b = UInt8(w & 255)
+                    }
+                    let d = drow + x * 4
+                    if format.isRGBA {
+                        d.storeBytes(of: r, toByteOffset: 0, as: UInt8.self)
+                        d.storeBytes(of: b, toByteOffset: 2, as: UInt8.self)
+                    } else {
+                        d.storeBytes(of: b, toByteOffset: 0, as: UInt8.self)
+                        d.storeBytes(of: r, toByteOffset: 2, as: UInt8.self)
+                    }
+                    d.storeBytes(of: g, toByteOffset: 1, as: UInt8.self)
+                    d.storeBytes(of: a, toByteOffset: 3, as: UInt8.self)
+                }
+            }
+        }
+    }
+}
