@@ -17,6 +17,7 @@ static int calu_trampoline(lua_State *L) {
     int n = fn(L);
     if (st) st->in_swift--;
     if (n >= 0) return n;
+    if (n == CALU_RAISE_AS_IS) return lua_error(L);
     /* Swift has returned: it is now safe to raise. Prefix the caller's
      * position ("scene.lua:12: ") the way luaL_error does. */
     if (lua_type(L, -1) == LUA_TSTRING) {
@@ -96,4 +97,22 @@ void calu_set_instruction_budget(lua_State *L, long long count) {
     if (count <= 0) { lua_sethook(L, NULL, 0, 0); return; }
     if (count > 0x7fffffff) count = 0x7fffffff;
     lua_sethook(L, calu_budget_hook, LUA_MASKCOUNT, (int)count);
+}
+
+/* ---- module entry points for stock lua5.4 (`require "caluna"`) ----
+ * They run the Swift openers behind the trampoline, so a failure raises only
+ * after Swift has returned. */
+extern int calu_swift_open(lua_State *L);
+extern int calu_swift_open_test(lua_State *L);
+
+int luaopen_caluna(lua_State *L) {
+    calu_push_function(L, calu_swift_open);
+    lua_call(L, 0, 1);
+    return 1;
+}
+
+int luaopen_caluna_test(lua_State *L) {
+    calu_push_function(L, calu_swift_open_test);
+    lua_call(L, 0, 1);
+    return 1;
 }

@@ -236,3 +236,17 @@ extension Layer {
         try prop.set(self, whole)
     }
 }
+
+extension Layer {
+    /// The kind a key path takes, and whether nil is allowed (for callers that
+    /// convert untyped input, like Lua).
+    public static func kind(forKeyPath keyPath: String) throws -> (ValueKind, Bool) {
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        let prop = try LayerProperties.resolve(String(parts[0]))
+        let rest = Array(parts.dropFirst())
+        guard let kind = Value.componentKind(of: prop.kind, rest) else {
+            throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
+        }
+        return (kind, rest.isEmpty && prop.nullable)
+    }
+}

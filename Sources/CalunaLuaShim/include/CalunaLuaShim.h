@@ -11,7 +11,8 @@
 #include <lua5.4/lauxlib.h>
 #include <lua5.4/lualib.h>
 
-#define CALU_RAISE (-1)
+#define CALU_RAISE (-1)        /* raise the string on top, prefixed with the caller's position */
+#define CALU_RAISE_AS_IS (-2)  /* raise the value on top unchanged (already located) */
 
 typedef int (*calu_swift_fn)(lua_State *L);
 
@@ -43,5 +44,8 @@ void calu_close(lua_State *L);
 /* Instruction budget: after `count` VM instructions the script errors with
  * "instruction budget exhausted". 0 removes the budget. */
 void calu_set_instruction_budget(lua_State *L, long long count);
+
+int luaopen_caluna(lua_State *L);
+int luaopen_caluna_test(lua_State *L);
 
 #endif

@@ -1,0 +1,81 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+import CalunaBridge
+
+/// The state the `caluna` module keeps for one Lua state: the session it
+/// drives, and the bridge from layer callbacks to Lua functions.
+final class LuaBinding: LayerDelegate {
+    let session: Session
+    /// The Lua thread callbacks run on: the main state, or the coroutine that
+    /// is inside a ca.* call that can run callbacks (step, render, …).
+    var callState: OpaquePointer
+    /// Layer callbacks a script may set, by name.
+    static let callbackNames: Set<String> = ["layoutSublayers"]
+
+    init(session: Session, state: OpaquePointer) {
+        self.session = session
+        callState = state
+    }
+
+    var engine: Engine { session.engine }
+
+    static let registryKey = "caluna.binding"
+
+    /// Installs the binding in the registry; a __gc anchor releases it when
+    /// the Lua state closes.
+    func install(in L: OpaquePointer) {
+        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, 0)!
+        p.storeBytes(of: Unmanaged.passRetained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
+        calu_newtable(L)
+        L.setFunction(-1, "__gc", { L in
+            guard let L, let p = lua_touserdata(L, 1),
+                  let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
+            Unmanaged<LuaBinding>.fromOpaque(raw).release()
+            p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            return 0
+        })
+        lua_setmetatable(L, -2)
+        lua_setfield(L, registryIndex, LuaBinding.registryKey)
+    }
+
+    static func of(_ L: OpaquePointer) throws -> LuaBinding {
+        lua_getfield(L, registryIndex, registryKey)
+        defer { L.pop() }
+        guard let p = lua_touserdata(L, -1), let raw = p.load(as: UnsafeMutableRawPointer?.self) else {
+            throw CalunaError(.invalidArgument, "the caluna module is not initialised in this Lua state")
+        }
+        return Unmanaged<LuaBinding>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs engine work that may call back into Lua, on thread `L`.
+    func withCallState<T>(_ L: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+        let saved = callState
+        callState = L
+        defer { callState = saved }
+        return try body()
+    }
+
+    // MARK: LayerDelegate
+
+    func layoutSublayers(of layer: Layer) throws {
+        try callLayerCallback("layoutSublayers", layer)
+    }
+
+    /// Calls the Lua function stored under `name` on the layer's proxy, as
+    /// fn(layer), in protected mode.
+    func callLayerCallback(_ name: String, _ layer: Layer) throws {
+        let L = callState
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        LuaLayer.push(L, layer, binding: self)
+        guard LuaLayer.pushCallback(L, -1, name) else { return }
+        calu_insert(L, -2)                       // fn, layer
+        // No message handler: the error keeps its "file:line:" and travels up
+        // unchanged to the ca.* call that ran the callback.
+        if calu_pcall(L, 1, 0, 0) != LUA_OK {
+            let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
+            throw LuaScriptError(message: msg)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+import CalunaBridge
+
+/// A Lua state with the standard libraries and the `caluna` module bound to
+/// one Session: what the CLI and the C ABI use to run scripts.
+/// `require "caluna"` returns the module; `require "caluna.test"` the harness.
+public final class LuaHost {
+    public let session: Session
+    let L: OpaquePointer
+    let binding: LuaBinding
+
+    public init(session: Session) throws {
+        guard let L = calu_newstate(0) else { throw CalunaError(.outOfMemory, "cannot create a Lua state") }
+        self.L = L
+        self.session = session
+        binding = LuaBinding(session: session, state: L)
+        luaL_openlibs(L)
+        binding.install(in: L)
+        // Build the module in protected mode, then register it as loaded.
+        calu_push_function(L, { L in protect(L) { L in try LuaModule.push(L); return 1 } })
+        try call(nargs: 0, nresults: 1)
+        luaL_getsubtable(L, registryIndex, LUA_LOADED_TABLE)
+        lua_pushvalue(L, -2)
+        lua_setfield(L, -2, "caluna")
+        lua_settop(L, 0)
+        lua_getglobal(L, "package")
+        L.rawField(-1, "preload")
+        calu_push_function(L, calu_swift_open_test)
+        lua_setfield(L, -2, "caluna.test")
+        lua_settop(L, 0)
+    }
+
+    deinit { calu_close(L) }
+
+    /// Runs a script file. Errors: CalunaError(.scriptError, "file:line: message").
+    public func runFile(_ path: String) throws {
+        let status = luaL_loadfilex(L, path, nil)
+        guard status == LUA_OK else { throw popError(loading: true) }
+        try call(nargs: 0, nresults: 0)
+    }
+
+    /// Runs source text; `chunkName` names it in error messages.
+    public func runString(_ source: String, chunkName: String) throws {
+        let status = luaL_loadbufferx(L, source, source.utf8.count, "=" + chunkName, "t")
+        guard status == LUA_OK else { throw popError(loading: true) }
+        try call(nargs: 0, nresults: 0)
+    }
+
+    /// The traceback of the last script error, if any (for --trace).
+    public private(set) var lastTraceback: String = ""
+
+    /// Calls the function below `nargs` arguments in protected mode.
+    func call(nargs: Int32, nresults: Int32) throws {
+        let base = lua_gettop(L) - nargs
+        lua_pushcclosure(L, calu_traceback_handler, 0)
+        calu_insert(L, base)
+        let status = calu_pcall(L, nargs, nresults, base)
+        calu_remove(L, base)
+        guard status == LUA_OK else { throw popError(loading: false) }
+    }
+
+    private func popError(loading: Bool) -> CalunaError {
+        let text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
+        L.pop()
+        let parts = text.components(separatedBy: "\nstack traceback:")
+        lastTraceback = parts.count > 1 ? "stack traceback:" + parts[1] : ""
+        return CalunaError(.scriptError, parts[0])
+    }
+
+    /// Runs `source` as a chunk with string arguments (`...`) and returns
+    /// its results as numbers (NaN for non-numbers).
+    public func evaluate(_ source: String, chunkName: String, args: [String] = []) throws -> [Double] {
+        lua_settop(L, 0)
+        guard luaL_loadbufferx(L, source, source.utf8.count, "=" + chunkName, "t") == LUA_OK else {
+            throw popError(loading: true)
+        }
+        for a in args { L.push(a) }
+        try call(nargs: Int32(args.count), nresults: LUA_MULTRET)
+        let n = lua_gettop(L)
+        let out = n < 1 ? [] : (1...n).map { L.number($0) ?? .nan }
+        lua_settop(L, 0)
+        return out
+    }
+}
+
+private extension String {
+    func components(separatedBy sep: String) -> [String] {
+        guard let r = range(of: sep) else { return [self] }
+        return [String(self[..<r.lowerBound]), String(self[r.upperBound...])]
+    }
+    func range(of s: String) -> Range<String.Index>? {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(s) { return i..<index(i, offsetBy: s.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}
+
+// MARK: entry points for stock lua5.4 (called by luaopen_caluna in the shim)
+
+/// `require "caluna"` from a plain Lua interpreter: a default engine (320×480
+/// points, scale 1) bound to that Lua state; ca.setup resizes it.
+@_cdecl("calu_swift_open")
+public func calu_swift_open(_ L: OpaquePointer?) -> Int32 {
+    protect(L) { L in
+        if (try? LuaBinding.of(L)) == nil {
+            let session = try Session()
+            LuaBinding(session: session, state: L).install(in: L)
+        }
+        try LuaModule.push(L)
+        return 1
+    }
+}
+
+/// `require "caluna.test"`: the test harness (Lua source, see TestHarness.swift).
+@_cdecl("calu_swift_open_test")
+public func calu_swift_open_test(_ L: OpaquePointer?) -> Int32 {
+    protect(L) { L in
+        let src = testHarnessSource
+        guard luaL_loadbufferx(L, src, src.utf8.count, "=caluna.test", "t") == LUA_OK else {
+            throw LuaScriptError(message: L.string(-1) ?? "cannot load caluna.test")
+        }
+        if calu_pcall(L, 0, 1, 0) != LUA_OK {
+            throw LuaScriptError(message: L.string(-1) ?? "caluna.test failed to load")
+        }
+        return 1
+    }
+}

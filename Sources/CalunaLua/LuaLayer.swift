@@ -1,0 +1,233 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+import CalunaBridge
+
+/// Layer userdata: one proxy per layer (the same Lua object comes back for the
+/// same layer), holding a strong reference to it. Properties are read and
+/// written through the property table; methods live in LuaLayerMethods.
+///
+/// Proxies are cached by layer id in a weak-valued registry table. A proxy
+/// that carries Lua data (callbacks) is also pinned while its layer is in the
+/// engine's tree, so the data lives as long as the layer is shown.
+enum LuaLayer {
+    static let metatable = "caluna.Layer"
+    static let cacheKey = "caluna.Layer.proxies"
+    static let pinKey = "caluna.Layer.pinned"
+    static let methodsKey = "caluna.Layer.methods"
+
+    static func get(_ L: OpaquePointer, _ idx: Int32) -> Layer? {
+        guard let p = luaL_testudata(L, idx, LuaLayer.metatable), let raw = p.load(as: UnsafeMutableRawPointer?.self) else {
+            return nil
+        }
+        return Unmanaged<Layer>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    static func arg(_ a: Args, _ i: Int32) throws -> Layer {
+        guard let l = LuaLayer.get(a.L, i) else { throw a.fail(i, "a Layer") }
+        return l
+    }
+
+    static func optionalArg(_ a: Args, _ i: Int32) throws -> Layer? {
+        a.isNil(i) ? nil : try LuaLayer.arg(a, i)
+    }
+
+    /// Pushes the proxy of `layer`, making it if needed.
+    static func push(_ L: OpaquePointer, _ layer: Layer, binding: LuaBinding) {
+        let id = lua_Integer(Int64(bitPattern: binding.session.handles.id(for: layer)))
+        lua_getfield(L, registryIndex, LuaLayer.cacheKey)
+        if lua_rawgeti(L, -1, id) == LUA_TUSERDATA {
+            calu_remove(L, -2)
+            return
+        }
+        L.pop()
+        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, 1)!
+        p.storeBytes(of: Unmanaged.passRetained(layer).toOpaque(), as: UnsafeMutableRawPointer.self)
+        luaL_setmetatable(L, LuaLayer.metatable)
+        lua_pushvalue(L, -1)
+        lua_rawseti(L, -3, id)                  // cache[id] = proxy
+        calu_remove(L, -2)
+    }
+
+    static func pushOptional(_ L: OpaquePointer, _ layer: Layer?, binding: LuaBinding) {
+        if let layer { LuaLayer.push(L, layer, binding: binding) } else { lua_pushnil(L) }
+    }
+
+    /// Pushes the callback `name` of the proxy at idx; false (nothing pushed) if none.
+    static func pushCallback(_ L: OpaquePointer, _ idx: Int32, _ name: String) -> Bool {
+        guard lua_getiuservalue(L, idx, 1) == LUA_TTABLE else { L.pop(); return false }
+        L.rawField(-1, name)
+        calu_remove(L, -2)
+        if lua_type(L, -1) == LUA_TFUNCTION { return true }
+        L.pop()
+        return false
+    }
+
+    /// Stores (or clears, for nil) a callback of the proxy at idx and pins it.
+    static func setCallback(_ L: OpaquePointer, _ idx: Int32, _ name: String, valueAt v: Int32, layer: Layer,
+                            binding: LuaBinding) throws {
+        let ud = lua_absindex(L, idx), value = lua_absindex(L, v)
+        guard lua_type(L, value) == LUA_TFUNCTION || lua_type(L, value) == LUA_TNIL else {
+            throw CalunaError(.typeMismatch, "Layer.\(name) expects a function or nil, got \(LuaValues.describe(L, value))")
+        }
+        if lua_getiuservalue(L, ud, 1) != LUA_TTABLE {
+            L.pop()
+            calu_newtable(L)
+            lua_pushvalue(L, -1)
+            lua_setiuservalue(L, ud, 1)
+        }
+        lua_pushvalue(L, value)
+        L.setField(-2, name)
+        L.pop()
+        if name == "layoutSublayers" { layer.delegate = lua_type(L, value) == LUA_TNIL ? nil : binding }
+        LuaLayer.pin(L, ud, layer, binding: binding)
+    }
+
+    static func pin(_ L: OpaquePointer, _ ud: Int32, _ layer: Layer, binding: LuaBinding) {
+        lua_getfield(L, registryIndex, LuaLayer.pinKey)
+        lua_pushvalue(L, ud)
+        lua_rawseti(L, -2, lua_Integer(Int64(bitPattern: binding.session.handles.id(for: layer))))
+        L.pop()
+    }
+
+    /// Unpins proxies whose layer left the engine's tree; pins cached proxies
+    /// with callbacks whose layer is in it. Run at each step and render.
+    static func sweepPins(_ L: OpaquePointer, binding: LuaBinding) {
+        let root = binding.engine.root
+        lua_getfield(L, registryIndex, LuaLayer.pinKey)
+        let pins = lua_gettop(L)
+        var drop: [lua_Integer] = []
+        lua_pushnil(L)
+        while lua_next(L, pins) != 0 {
+            if let l = LuaLayer.get(L, -1), l.rootAncestor !== root { drop.append(lua_tointegerx(L, -2, nil)) }
+            L.pop()
+        }
+        for id in drop { lua_pushnil(L); lua_rawseti(L, pins, id) }
+        lua_getfield(L, registryIndex, LuaLayer.cacheKey)
+        let cache = lua_gettop(L)
+        var add: [lua_Integer] = []
+        lua_pushnil(L)
+        while lua_next(L, cache) != 0 {
+            if let l = LuaLayer.get(L, -1), l.rootAncestor === root, lua_getiuservalue(L, -1, 1) == LUA_TTABLE {
+                add.append(lua_tointegerx(L, -3, nil))
+            }
+            lua_settop(L, cache + 1)
+        }
+        for id in add { lua_rawgeti(L, cache, id); lua_rawseti(L, pins, id) }
+        lua_settop(L, pins - 1)
+    }
+
+    static func register(_ L: OpaquePointer) {
+        calu_newtable(L)
+        calu_newtable(L)
+        L.push("v")
+        L.setField(-2, "__mode")
+        lua_setmetatable(L, -2)
+        lua_setfield(L, registryIndex, LuaLayer.cacheKey)
+        calu_newtable(L)
+        lua_setfield(L, registryIndex, LuaLayer.pinKey)
+        calu_newtable(L)
+        LuaLayerMethods.add(to: L)
+        lua_setfield(L, registryIndex, LuaLayer.methodsKey)
+
+        guard luaL_newmetatable(L, LuaLayer.metatable) != 0 else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in
+            guard let L, let p = luaL_testudata(L, 1, LuaLayer.metatable),
+                  let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
+            Unmanaged<Layer>.fromOpaque(raw).release()
+            p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            return 0
+        })
+        L.setFunction(-1, "__index", LuaLayer.index)
+        L.setFunction(-1, "__newindex", LuaLayer.newIndex)
+        L.setFunction(-1, "__tostring", { L in protect(L) { L in
+            let l = try LuaLayer.arg(Args(L: L, api: "Layer"), 1)
+            L.push("Layer(\(l.name.map { "\"\($0)\"" } ?? "") \(LuaValues.describeFrame(l)))"); return 1
+        } })
+        L.pop()
+    }
+
+    static let index: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "Layer")
+        let layer = try LuaLayer.arg(a, 1)
+        guard let key = L.string(2) else { throw a.fail(2, "a property or method name") }
+        let binding = try LuaBinding.of(L)
+        if let prop = LayerProperties.named(key) {
+            LuaValues.push(L, prop.get(layer), binding: binding)
+            return 1
+        }
+        lua_getfield(L, registryIndex, LuaLayer.methodsKey)
+        if L.rawField(-1, key) != LUA_TNIL { return 1 }
+        L.pop(2)
+        switch key {
+        case "sublayers":
+            lua_createtable(L, Int32(layer.sublayers.count), 0)
+            for (i, s) in layer.sublayers.enumerated() {
+                LuaLayer.push(L, s, binding: binding)
+                lua_rawseti(L, -2, lua_Integer(i + 1))
+            }
+            return 1
+        case "superlayer":
+            LuaLayer.pushOptional(L, layer.superlayer, binding: binding)
+            return 1
+        default:
+            if LuaBinding.callbackNames.contains(key) {
+                if !LuaLayer.pushCallback(L, 1, key) { lua_pushnil(L) }
+                return 1
+            }
+            _ = try LayerProperties.resolve(key)   // throws the right error
+            return 0
+        }
+    } }
+
+    static let newIndex: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "Layer")
+        let layer = try LuaLayer.arg(a, 1)
+        guard let key = L.string(2) else { throw a.fail(2, "a property name") }
+        try LuaLayer.assign(L, layer: layer, proxy: 1, key: key, valueAt: 3, binding: try LuaBinding.of(L))
+        return 0
+    } }
+
+    /// layer[key] = value at `v`; shared by __newindex and the constructor.
+    static func assign(_ L: OpaquePointer, layer: Layer, proxy: Int32, key: String, valueAt v: Int32,
+                       binding: LuaBinding) throws {
+        let v = lua_absindex(L, v)
+        if let prop = LayerProperties.named(key) {
+            guard !prop.derived || key == "frame" || key == "affineTransform" else {
+                throw CalunaError(.invalidArgument, "Layer.\(key) is read-only")
+            }
+            let value = try LuaValues.value(L, v, kind: prop.kind, nullable: prop.nullable, what: "Layer.\(key)")
+            try prop.set(layer, value)
+            return
+        }
+        if LuaBinding.callbackNames.contains(key) {
+            try LuaLayer.setCallback(L, proxy, key, valueAt: v, layer: layer, binding: binding)
+            return
+        }
+        switch key {
+        case "sublayers":
+            guard lua_type(L, v) == LUA_TTABLE else {
+                throw CalunaError(.typeMismatch, "Layer.sublayers expects an array of Layers, got \(LuaValues.describe(L, v))")
+            }
+            var layers: [Layer] = []
+            let n = lua_rawlen(L, v)
+            for i in 0..<n {
+                lua_rawgeti(L, v, lua_Integer(i + 1))
+                defer { L.pop() }
+                guard let l = LuaLayer.get(L, -1) else {
+                    throw CalunaError(.typeMismatch, "Layer.sublayers[\(i + 1)] expects a Layer, got \(LuaValues.describe(L, -1))")
+                }
+                layers.append(l)
+            }
+            try layer.setSublayers(layers)
+        case "superlayer":
+            throw CalunaError(.invalidArgument, "Layer.superlayer is read-only (use addSublayer / removeFromSuperlayer)")
+        default:
+            _ = try LayerProperties.resolve(key)
+        }
+    }
+}
+
+extension LuaValues {
+    static func describeFrame(_ l: Layer) -> String { "frame=\(l.frame)" }
+}

@@ -1,0 +1,137 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+
+/// Layer methods, with Core Animation's names. Sublayer indices are 1-based,
+/// like `layer.sublayers` in Lua.
+enum LuaLayerMethods {
+    static func add(to L: OpaquePointer) {
+        L.setFunction(-1, "addSublayer", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:addSublayer")
+            try LuaLayerMethods.arg(a, 1).addSublayer(try LuaLayerMethods.arg(a, 2))
+            try LuaLayerMethods.pinIfNeeded(L, 2)
+            return 0
+        } })
+        L.setFunction(-1, "insertSublayer", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:insertSublayer")
+            let index = try a.number(3)
+            guard index == index.rounded(), abs(index) < 1e9 else {
+                throw CalunaError.invalid("Layer:insertSublayer: the index must be a whole number (got \(index))")
+            }
+            try LuaLayerMethods.arg(a, 1).insertSublayer(try LuaLayerMethods.arg(a, 2), at: Int(index) - 1)
+            try LuaLayerMethods.pinIfNeeded(L, 2)
+            return 0
+        } })
+        L.setFunction(-1, "insertSublayerAbove", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:insertSublayerAbove")
+            try LuaLayerMethods.arg(a, 1).insertSublayer(try LuaLayerMethods.arg(a, 2), above: try LuaLayer.optionalArg(a, 3))
+            try LuaLayerMethods.pinIfNeeded(L, 2)
+            return 0
+        } })
+        L.setFunction(-1, "insertSublayerBelow", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:insertSublayerBelow")
+            try LuaLayerMethods.arg(a, 1).insertSublayer(try LuaLayerMethods.arg(a, 2), below: try LuaLayer.optionalArg(a, 3))
+            try LuaLayerMethods.pinIfNeeded(L, 2)
+            return 0
+        } })
+        L.setFunction(-1, "replaceSublayer", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:replaceSublayer")
+            try LuaLayerMethods.arg(a, 1).replaceSublayer(try LuaLayerMethods.arg(a, 2), with: try LuaLayerMethods.arg(a, 3))
+            try LuaLayerMethods.pinIfNeeded(L, 3)
+            return 0
+        } })
+        L.setFunction(-1, "removeFromSuperlayer", { L in protect(L) { L in
+            try LuaLayerMethods.arg(Args(L: L, api: "Layer:removeFromSuperlayer"), 1).removeFromSuperlayer()
+            return 0
+        } })
+        for (name, from, isRect) in [("convertPointFromLayer", true, false), ("convertPointToLayer", false, false),
+                                     ("convertRectFromLayer", true, true), ("convertRectToLayer", false, true)] {
+            let fn: LuaFunction
+            switch (from, isRect) {
+            case (true, false): fn = { L in LuaLayerMethods.convert(L, "Layer:convertPointFromLayer", from: true, rect: false) }
+            case (false, false): fn = { L in LuaLayerMethods.convert(L, "Layer:convertPointToLayer", from: false, rect: false) }
+            case (true, true): fn = { L in LuaLayerMethods.convert(L, "Layer:convertRectFromLayer", from: true, rect: true) }
+            case (false, true): fn = { L in LuaLayerMethods.convert(L, "Layer:convertRectToLayer", from: false, rect: true) }
+            }
+            L.setFunction(-1, name, fn)
+        }
+        L.setFunction(-1, "containsPoint", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:containsPoint")
+            lua_pushboolean(L, try LuaLayerMethods.arg(a, 1).contains(try LuaLayerMethods.point(a, 2)) ? 1 : 0)
+            return 1
+        } })
+        L.setFunction(-1, "hitTest", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:hitTest")
+            LuaLayer.pushOptional(L, try LuaLayerMethods.arg(a, 1).hitTest(try LuaLayerMethods.point(a, 2)), binding: try LuaBinding.of(L))
+            return 1
+        } })
+        L.setFunction(-1, "setNeedsLayout", { L in protect(L) { L in
+            try LuaLayerMethods.arg(Args(L: L, api: "Layer:setNeedsLayout"), 1).setNeedsLayout()
+            return 0
+        } })
+        L.setFunction(-1, "needsLayout", { L in protect(L) { L in
+            lua_pushboolean(L, try LuaLayerMethods.arg(Args(L: L, api: "Layer:needsLayout"), 1).needsLayout ? 1 : 0)
+            return 1
+        } })
+        L.setFunction(-1, "layoutIfNeeded", { L in protect(L) { L in
+            let layer = try LuaLayerMethods.arg(Args(L: L, api: "Layer:layoutIfNeeded"), 1)
+            let b = try LuaBinding.of(L)
+            try b.withCallState(L) { try layer.layoutIfNeeded() }
+            return 0
+        } })
+        L.setFunction(-1, "valueForKeyPath", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:valueForKeyPath")
+            LuaValues.push(L, try LuaLayerMethods.arg(a, 1).value(forKeyPath: try a.string(2)), binding: try LuaBinding.of(L))
+            return 1
+        } })
+        L.setFunction(-1, "setValueForKeyPath", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:setValueForKeyPath")
+            let layer = try LuaLayerMethods.arg(a, 1)
+            let path = try a.string(3)
+            let (kind, nullable) = try Layer.kind(forKeyPath: path)
+            try layer.setValue(try LuaValues.value(L, 2, kind: kind, nullable: nullable, what: path), forKeyPath: path)
+            return 0
+        } })
+    }
+
+    static func arg(_ a: Args, _ i: Int32) throws -> Layer { try LuaLayer.arg(a, i) }
+
+    static func point(_ a: Args, _ i: Int32) throws -> Point {
+        guard case .point(let p) = try LuaValues.value(a.L, i, kind: .point, nullable: false, what: "\(a.api) argument \(i)") else {
+            throw a.fail(i, ValueKind.point.expectation)
+        }
+        return p
+    }
+
+    static func rect(_ a: Args, _ i: Int32) throws -> Rect {
+        guard case .rect(let r) = try LuaValues.value(a.L, i, kind: .rect, nullable: false, what: "\(a.api) argument \(i)") else {
+            throw a.fail(i, ValueKind.rect.expectation)
+        }
+        return r
+    }
+
+    static func convert(_ L: OpaquePointer?, _ api: String, from: Bool, rect isRect: Bool) -> Int32 {
+        protect(L) { L in
+            let a = Args(L: L, api: api)
+            let layer = try LuaLayerMethods.arg(a, 1)
+            let other = try LuaLayer.optionalArg(a, 3)
+            let b = try LuaBinding.of(L)
+            if isRect {
+                let r = try LuaLayerMethods.rect(a, 2)
+                LuaValues.push(L, .rect(from ? try layer.convert(r, from: other) : try layer.convert(r, to: other)), binding: b)
+            } else {
+                let p = try LuaLayerMethods.point(a, 2)
+                LuaValues.push(L, .point(from ? try layer.convert(p, from: other) : try layer.convert(p, to: other)), binding: b)
+            }
+            return 1
+        }
+    }
+
+    /// A proxy with callbacks that joins the tree is pinned at once.
+    static func pinIfNeeded(_ L: OpaquePointer, _ idx: Int32) throws {
+        guard let layer = LuaLayer.get(L, idx) else { return }
+        let hasData = lua_getiuservalue(L, idx, 1) == LUA_TTABLE
+        L.pop()
+        if hasData { LuaLayer.pin(L, lua_absindex(L, idx), layer, binding: try LuaBinding.of(L)) }
+    }
+}

@@ -1,0 +1,203 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+import CalunaBridge
+
+/// The `caluna` module table (documented in docs/lua.md).
+enum LuaModule {
+    /// Builds the module table for the binding installed in L and pushes it.
+    static func push(_ L: OpaquePointer) throws {
+        _ = try LuaBinding.of(L)
+        LuaTransform.register(L)
+        LuaImage.register(L)
+        LuaLayer.register(L)
+
+        calu_newtable(L)
+        L.push(calunaVersion); L.setField(-2, "version")
+        LuaModule.pushLayerClass(L); L.setField(-2, "Layer")
+        LuaTransform.pushClass(L); L.setField(-2, "Transform3D")
+        LuaTransform.pushAffineClass(L); L.setField(-2, "AffineTransform")
+        LuaImage.pushClass(L); L.setField(-2, "Image")
+        L.setFunction(-1, "setup", LuaModule.setup)
+        L.setFunction(-1, "reset", LuaModule.reset)
+        L.setFunction(-1, "step", { L in protect(L) { L in
+            let a = Args(L: L, api: "ca.step")
+            let dt = try a.number(1)
+            try LuaModule.runEngine(L) { try $0.step(dt) }
+            return 0
+        } })
+        L.setFunction(-1, "advance", { L in protect(L) { L in
+            let t = try Args(L: L, api: "ca.advance").number(1)
+            try LuaModule.runEngine(L) { try $0.advance(to: t) }
+            return 0
+        } })
+        L.setFunction(-1, "mediaTime", { L in protect(L) { L in
+            lua_pushnumber(L, try LuaBinding.of(L).engine.mediaTime); return 1
+        } })
+        L.setFunction(-1, "render", LuaModule.render)
+        L.setFunction(-1, "size", { L in protect(L) { L in
+            let e = try LuaBinding.of(L).engine
+            lua_pushnumber(L, e.size.width); lua_pushnumber(L, e.size.height); return 2
+        } })
+        L.setFunction(-1, "scale", { L in protect(L) { L in
+            lua_pushnumber(L, try LuaBinding.of(L).engine.scale); return 1
+        } })
+        L.setFunction(-1, "pixelSize", { L in protect(L) { L in
+            let (w, h) = try LuaBinding.of(L).engine.pixelSize
+            lua_pushinteger(L, lua_Integer(w)); lua_pushinteger(L, lua_Integer(h)); return 2
+        } })
+        L.setFunction(-1, "stats", { L in protect(L) { L in
+            let s = try LuaBinding.of(L).engine.lastRenderStats
+            calu_newtable(L)
+            for (k, v) in [("layersVisited", s.layersVisited), ("layersDrawn", s.layersDrawn),
+                           ("offscreenPasses", s.offscreenPasses)] {
+                lua_pushinteger(L, lua_Integer(v)); L.setField(-2, k)
+            }
+            return 1
+        } })
+        L.setFunction(-1, "color", { L in protect(L) { L in
+            guard case .color(let c) = try LuaValues.value(L, 1, kind: .color, nullable: false, what: "ca.color") else { return 0 }
+            for v in [c.red, c.green, c.blue, c.alpha] { lua_pushinteger(L, lua_Integer((min(max(v, 0), 1) * 255).rounded())) }
+            return 4
+        } })
+        L.setFunction(-1, "properties", { L in protect(L) { L in
+            let b = try LuaBinding.of(L)
+            lua_createtable(L, Int32(LayerProperties.all.count), 0)
+            for (i, p) in LayerProperties.all.enumerated() {
+                calu_newtable(L)
+                L.push(p.key); L.setField(-2, "key")
+                L.push(p.kind.rawValue); L.setField(-2, "kind")
+                lua_pushboolean(L, p.animatable ? 1 : 0); L.setField(-2, "animatable")
+                lua_pushboolean(L, p.derived ? 1 : 0); L.setField(-2, "derived")
+                LuaValues.push(L, p.defaultValue, binding: b); L.setField(-2, "default")
+                lua_rawseti(L, -2, lua_Integer(i + 1))
+            }
+            return 1
+        } })
+        // ca.root reads the engine's current root (it changes on ca.reset).
+        calu_newtable(L)
+        L.setFunction(-1, "__index", { L in protect(L) { L in
+            guard L.string(2) == "root" else { return 0 }
+            let b = try LuaBinding.of(L)
+            LuaLayer.push(L, b.engine.root, binding: b)
+            return 1
+        } })
+        L.setFunction(-1, "__newindex", { L in protect(L) { L in
+            if L.string(2) == "root" { throw CalunaError.invalid("ca.root is read-only (resize it with ca.setup)") }
+            lua_rawset(L, 1)
+            return 0
+        } })
+        lua_setmetatable(L, -2)
+    }
+
+    /// Engine work that can run Lua callbacks; pins are swept afterwards.
+    static func runEngine(_ L: OpaquePointer, _ body: (Engine) throws -> Void) throws {
+        let b = try LuaBinding.of(L)
+        defer { LuaLayer.sweepPins(L, binding: b) }
+        try b.withCallState(L) { try body(b.engine) }
+    }
+
+    /// {size = {w, h}, scale = s}: both optional.
+    static func outputOptions(_ L: OpaquePointer, _ api: String, at i: Int32) throws -> (Size?, Double?) {
+        let a = Args(L: L, api: api)
+        if a.isNil(i) { return (nil, nil) }
+        try a.table(i)
+        var size: Size? = nil, scale: Double? = nil
+        if L.rawField(i, "size") != LUA_TNIL {
+            guard case .size(let s) = try LuaValues.value(L, -1, kind: .size, nullable: false, what: "\(api) size") else { return (nil, nil) }
+            size = s
+        }
+        L.pop()
+        if L.rawField(i, "scale") != LUA_TNIL {
+            guard let s = L.number(-1) else { L.pop(); throw CalunaError(.typeMismatch, "\(api): scale expects a number") }
+            scale = s
+        }
+        L.pop()
+        return (size, scale)
+    }
+
+    static let setup: LuaFunction = { L in protect(L) { L in
+        let (size, scale) = try LuaModule.outputOptions(L, "ca.setup", at: 1)
+        try LuaBinding.of(L).engine.setup(size: size, scale: scale)
+        return 0
+    } }
+
+    static let reset: LuaFunction = { L in protect(L) { L in
+        let (size, scale) = try LuaModule.outputOptions(L, "ca.reset", at: 1)
+        let b = try LuaBinding.of(L)
+        try b.session.reset(size: size ?? Engine.defaultSize, scale: scale ?? 1)
+        calu_newtable(L)
+        lua_setfield(L, registryIndex, LuaLayer.pinKey)
+        return 0
+    } }
+
+    /// ca.render() → Image; ca.render(path) or ca.render{path = …} also writes a PNG.
+    static let render: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "ca.render")
+        var path: String? = nil
+        if let s = L.string(1) {
+            path = s
+        } else if lua_type(L, 1) == LUA_TTABLE {
+            if L.rawField(1, "path") == LUA_TSTRING { path = L.string(-1) }
+            L.pop()
+        } else if !a.isNil(1) {
+            throw a.fail(1, "nil, a PNG path or {path = …}")
+        }
+        var image: Image? = nil
+        try LuaModule.runEngine(L) { image = try $0.render() }
+        guard let image else { return 0 }
+        if let path { try image.writePNG(to: path) }
+        LuaImage.push(L, image)
+        return 1
+    } }
+
+    static func pushLayerClass(_ L: OpaquePointer) {
+        calu_newtable(L)
+        calu_newtable(L)
+        L.setFunction(-1, "__call", { L in protect(L) { L in
+            let b = try LuaBinding.of(L)
+            lua_settop(L, 2)                        // class, props (maybe nil)
+            let layer = b.engine.makeLayer()
+            LuaLayer.push(L, layer, binding: b)
+            let proxy = lua_gettop(L)
+            if lua_type(L, 2) > LUA_TNIL {
+                try Args(L: L, api: "ca.Layer").table(2)
+                try LuaModule.applyInitialProperties(L, table: 2, layer: layer, proxy: proxy, binding: b)
+            }
+            lua_settop(L, proxy)
+            return 1
+        } })
+        lua_setmetatable(L, -2)
+    }
+
+    /// ca.Layer{…}: keys are applied in a fixed order — anchorPoint, bounds,
+    /// frame, position first (so a frame is placed with the given anchor), then
+    /// the property table's order, callbacks, sublayers.
+    static func applyInitialProperties(_ L: OpaquePointer, table t: Int32, layer: Layer, proxy: Int32,
+                                       binding: LuaBinding) throws {
+        var keys: [String] = []
+        lua_pushnil(L)
+        while lua_next(L, t) != 0 {
+            guard let k = L.string(-2) else {
+                let what = L.typeName(-2)
+                lua_settop(L, proxy)
+                throw CalunaError(.typeMismatch, "ca.Layer{…}: keys must be property names, got a \(what) key")
+            }
+            keys.append(k)
+            L.pop()
+        }
+        let first = ["anchorPoint", "anchorPointZ", "bounds", "frame", "position"]
+        func rank(_ k: String) -> Int {
+            if let i = first.firstIndex(of: k) { return i }
+            if let i = LayerProperties.all.firstIndex(where: { $0.key == k }) { return 10 + i }
+            return k == "sublayers" ? 2000 : 1000
+        }
+        for k in keys.sorted(by: { (rank($0), $0) < (rank($1), $1) }) {
+            L.rawField(t, k)
+            defer { L.pop() }
+            try LuaLayer.assign(L, layer: layer, proxy: proxy, key: k, valueAt: -1, binding: binding)
+        }
+    }
+}
+
+public let calunaVersion = "0.1.0"

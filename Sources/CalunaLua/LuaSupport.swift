@@ -1,0 +1,106 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+
+/// A binding function: never raises; returns a result count or a CALU_RAISE code.
+typealias LuaFunction = @convention(c) (OpaquePointer?) -> Int32
+
+/// Runs a binding body; a thrown error becomes a Lua error raised by the C
+/// trampoline after this Swift frame has returned (DESIGN §4).
+@inline(__always)
+func protect(_ L: OpaquePointer?, _ body: (OpaquePointer) throws -> Int32) -> Int32 {
+    guard let L else { return 0 }
+    do {
+        return try body(L)
+    } catch let e as LuaScriptError {
+        lua_pushstring(L, e.message)
+        return CALU_RAISE_AS_IS
+    } catch let e as CalunaError {
+        lua_pushstring(L, "caluna: " + e.message)
+        return e.code == .scriptError ? CALU_RAISE_AS_IS : CALU_RAISE
+    } catch {
+        lua_pushstring(L, "caluna: \(error)")
+        return CALU_RAISE
+    }
+}
+
+/// An error raised by Lua code that Swift caught and passes on unchanged.
+struct LuaScriptError: Error { let message: String }
+
+let registryIndex = calu_registryindex()
+
+extension OpaquePointer {
+    /// The Lua type name of the value at idx (for error messages).
+    func typeName(_ idx: Int32) -> String {
+        if let n = lua_typename(self, lua_type(self, idx)) { return String(cString: n) }
+        return "no value"
+    }
+
+    func string(_ idx: Int32) -> String? {
+        guard lua_type(self, idx) == LUA_TSTRING, let p = lua_tolstring(self, idx, nil) else { return nil }
+        return String(cString: p)
+    }
+
+    func number(_ idx: Int32) -> Double? {
+        guard lua_type(self, idx) == LUA_TNUMBER else { return nil }
+        return lua_tonumberx(self, idx, nil)
+    }
+
+    func push(_ s: String) { lua_pushstring(self, s) }
+
+    /// t[name] without metamethods (a table from user code may have any).
+    @discardableResult
+    func rawField(_ idx: Int32, _ name: String) -> Int32 {
+        let t = lua_absindex(self, idx)
+        lua_pushstring(self, name)
+        return lua_rawget(self, t)
+    }
+
+    func setField(_ idx: Int32, _ name: String) {
+        let t = lua_absindex(self, idx)
+        lua_pushstring(self, name)
+        calu_insert(self, -2)
+        lua_rawset(self, t)
+    }
+
+    func setFunction(_ idx: Int32, _ name: String, _ fn: LuaFunction) {
+        let t = lua_absindex(self, idx)
+        calu_push_function(self, fn)
+        setField(t, name)
+    }
+
+    func pop(_ n: Int32 = 1) { calu_pop(self, n) }
+}
+
+/// Argument checking that throws (Swift errors, not Lua errors).
+struct Args {
+    let L: OpaquePointer
+    let api: String
+
+    var count: Int32 { lua_gettop(L) }
+
+    func fail(_ i: Int32, _ expected: String) -> CalunaError {
+        CalunaError(.typeMismatch, "\(api): argument \(i) expects \(expected), got \(L.typeName(i))")
+    }
+
+    func number(_ i: Int32) throws -> Double {
+        guard let v = L.number(i) else { throw fail(i, "a number") }
+        guard v.isFinite else { throw CalunaError(.invalidArgument, "\(api): argument \(i) must be finite (got \(v))") }
+        return v
+    }
+
+    func optionalNumber(_ i: Int32, _ fallback: Double) throws -> Double {
+        lua_type(L, i) <= LUA_TNIL ? fallback : try number(i)
+    }
+
+    func string(_ i: Int32) throws -> String {
+        guard let s = L.string(i) else { throw fail(i, "a string") }
+        return s
+    }
+
+    func isNil(_ i: Int32) -> Bool { lua_type(L, i) <= LUA_TNIL }
+
+    func table(_ i: Int32) throws {
+        guard lua_type(L, i) == LUA_TTABLE else { throw fail(i, "a table") }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Caluna
+import CalunaBridge
+import CalunaLua
+
+struct Dump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a Lua scene to a time and print its layer tree as JSON.",
+        discussion: "Prints the presentation tree (today equal to the model tree; animations arrive with issue #3).")
+
+    @Argument(help: "The scene script.")
+    var scene: String
+
+    @Option(help: "The time to dump at, in seconds.")
+    var at: Double = 0
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    @Flag(help: "Print the Lua traceback with script errors.")
+    var trace = false
+
+    func run() throws {
+        let session = try Session(size: try outputOptions.parsedSize(), scale: outputOptions.scale)
+        let host = try LuaHost(session: session)
+        do {
+            try host.runFile(scene)
+            let e = session.engine
+            try e.advance(to: max(at, e.mediaTime))
+            try e.root.layoutIfNeeded()
+        } catch {
+            throw fail(error, host: host, trace: trace)
+        }
+        print(session.engine.root.jsonDescription())
+    }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Caluna
+import CalunaBridge
+import CalunaLua
+import Glibc
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a Lua scene and render frames to PNG files.",
+        discussion: """
+        The script runs once at time 0 to build its layer tree (its `ca` engine is already \
+        sized by --size and --scale). Then frame i is rendered at time --at + i/--fps.
+        With -o DIR/ the frames are DIR/frame_0000.png, DIR/frame_0001.png, …; with \
+        -o NAME.png a single frame is written (at --at).
+        """)
+
+    @Argument(help: "The scene script.")
+    var scene: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("A directory for frame_NNNN.png files, or a .png file for one frame.", valueName: "path"))
+    var output: String = "out/"
+
+    @Option(help: "Number of frames to render (directory output).")
+    var frames: Int = 1
+
+    @Option(help: "Frames per second: frame i is rendered at --at + i/fps seconds.")
+    var fps: Double = 30
+
+    @Option(help: "Time of the first (or only) frame, in seconds.")
+    var at: Double = 0
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    @Flag(help: "Print the Lua traceback with script errors.")
+    var trace = false
+
+    @Flag(name: .shortAndLong, help: "No progress bar and no summary.")
+    var quiet = false
+
+    func validate() throws {
+        guard frames >= 1, frames <= 1_000_000 else { throw ValidationError("--frames must be in 1…1000000") }
+        guard fps.isFinite, fps > 0, fps <= 10_000 else { throw ValidationError("--fps must be in (0, 10000]") }
+        guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0 in seconds") }
+        if output.hasSuffix(".png") && frames != 1 {
+            throw ValidationError("-o \(output) names one PNG file: use a directory (ending in /) for --frames \(frames)")
+        }
+    }
+
+    func run() throws {
+        let session = try Session(size: try outputOptions.parsedSize(), scale: outputOptions.scale)
+        let host = try LuaHost(session: session)
+        let started = monotonicSeconds()
+        do {
+            try host.runFile(scene)
+        } catch {
+            throw fail(error, host: host, trace: trace)
+        }
+        let single = output.hasSuffix(".png")
+        if !single { try makeDirectories(output) }
+        let digits = max(4, String(frames - 1).count)
+        let progress = ProgressBar(total: frames, enabled: !quiet && isatty(2) != 0)
+        var lastPath = ""
+        for i in 0..<frames {
+            let t = at + Double(i) / fps
+            do {
+                // The script may already have moved the clock past t.
+                try session.engine.advance(to: max(t, session.engine.mediaTime))
+                let image = try session.engine.render()
+                lastPath = single ? output : joinPath(output, "frame_" + zeroPadded(i, digits) + ".png")
+                try image.writePNG(to: lastPath)
+            } catch {
+                progress.finish()
+                throw fail(error, host: host, trace: trace)
+            }
+            progress.update(i + 1)
+        }
+        progress.finish()
+        if !quiet {
+            let elapsed = monotonicSeconds() - started
+            let (w, h) = session.engine.pixelSize
+            let target = single ? lastPath : output
+            printError("caluna: \(frames) frame\(frames == 1 ? "" : "s") of \(w)×\(h) px → \(target) in "
+                       + "\(formatted(elapsed, 2)) s (\(formatted(elapsed * 1000 / Double(frames), 1)) ms/frame)")
+        }
+    }
+}
+
+/// A one-line progress bar on stderr (only on a terminal).
+final class ProgressBar {
+    let total: Int
+    let enabled: Bool
+    init(total: Int, enabled: Bool) { self.total = total; self.enabled = enabled }
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let width = 30
+        let filled = done * width / max(total, 1)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+        fputs("\r[\(bar)] \(done)/\(total)", stderr)
+    }
+    func finish() { if enabled { fputs("\r\u{1B}[K", stderr) } }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func printError(_ s: String) { fputs(s + "\n", stderr) }
+
+func formatted(_ v: Double, _ decimals: Int) -> String {
+    var p = 1.0
+    for _ in 0..<decimals { p *= 10 }
+    let r = (v * p).rounded() / p
+    var s = String(r)
+    if let dot = s.firstIndex(of: ".") {
+        let have = s.distance(from: dot, to: s.endIndex) - 1
+        if have < decimals { s += String(repeating: "0", count: decimals - have) }
+    }
+    return s
+}
+
+func zeroPadded(_ n: Int, _ digits: Int) -> String {
+    let s = String(n)
+    return String(repeating: "0", count: max(0, digits - s.count)) + s
+}
+
+func joinPath(_ dir: String, _ name: String) -> String { dir.hasSuffix("/") ? dir + name : dir + "/" + name }
+
+/// mkdir -p
+func makeDirectories(_ path: String) throws {
+    var current = path.hasPrefix("/") ? "/" : ""
+    for part in path.split(separator: "/") {
+        current += String(part) + "/"
+        if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            throw CalunaError(.ioError, "cannot create directory '\(current)': \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+-- Run by scripts/test with stock lua5.4 and LUA_CPATH pointing at
+-- .build/lua/?.so: `require "caluna"` must give a working default engine.
+local passed, failed = 0, 0
+local function check(name, cond, detail)
+  if cond then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print("FAIL " .. name .. (detail and (": " .. tostring(detail)) or ""))
+  end
+end
+
+local ca = require "caluna"
+check("module loads", type(ca) == "table")
+check("same module on second require", require "caluna" == ca)
+check("default engine size", select(1, ca.size()) == 320 and select(2, ca.size()) == 480)
+check("ca.root exists", ca.root ~= nil and ca.root.frame.width == 320)
+
+ca.setup { size = { 100, 80 }, scale = 2 }
+local w, h = ca.pixelSize()
+check("setup resizes the output", w == 200 and h == 160, w .. "x" .. h)
+check("setup resizes the root", ca.root.bounds.width == 100 and ca.root.bounds.height == 80)
+
+ca.root.backgroundColor = "#aaaaaa"
+local blue = ca.Layer { frame = { 10, 10, 20, 20 }, backgroundColor = "blue" }
+ca.root:addSublayer(blue)
+check("same proxy back", rawequal(ca.root.sublayers[1], blue))
+
+ca.step(1 / 30)
+ca.advance(0.5)
+check("clock advances", ca.mediaTime() == 0.5, ca.mediaTime())
+
+local path = os.tmpname() .. ".png"
+local img = ca.render(path)
+check("render size", img.width == 200 and img.height == 160)
+local r, g, b, a = img:pixel(40, 40)
+check("blue pixel", r == 0 and g == 0 and b == 255 and a == 255, table.concat({ r, g, b, a }, ","))
+r, g, b, a = img:pixel(2, 2)
+check("background pixel", r == 170 and g == 170 and b == 170 and a == 255, table.concat({ r, g, b, a }, ","))
+local back = ca.Image.load(path)
+check("PNG written and readable", back.width == 200 and back.height == 160)
+os.remove(path)
+
+local ok, err = pcall(function() blue.position = "nowhere" end)
+check("misuse raises a located error", not ok and tostring(err):find("Layer.position expects a point", 1, true), err)
+check("engine usable after an error", ca.render():pixel(40, 40) ~= nil)
+
+local T = require "caluna.test"
+check("harness loads from the same module file", type(T.test) == "function")
+
+print(passed .. " passed, " .. failed .. " failed")
+os.exit(failed == 0 and 0 or 1)
