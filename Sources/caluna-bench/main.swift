@@ -1,1 +1,77 @@
-print("bench")
+import Glibc
+
+/// Every benchmark, in the order they run. Add a row here.
+let allBenchmarks: [Benchmark.Type] = [
+    SolidLayers.self,
+]
+
+let usage = """
+    usage: caluna-bench [--iterations N] [--warmup N] [--list] [NAME...]
+      Runs each benchmark beside its peer in this process, interleaved, and
+      prints the median time per run of each and their ratio (caluna / peer).
+      NAME selects benchmarks whose name contains it (default: all).
+      --iterations N   timed runs of each side (default 50)
+      --warmup N       untimed runs of each side first (default 5)
+      --list           print the benchmark names and exit
+    """
+
+func fail(_ message: String, code: Int32) -> Never {
+    fflush(stdout)
+    fputs("caluna-bench: \(message)\n", stderr)
+    exit(code)
+}
+
+var iterations = 50, warmup = 5, filters: [String] = []
+var args = CommandLine.arguments.dropFirst()
+func count(_ option: String) -> Int {
+    guard let v = args.popFirst(), let n = Int(v), n >= 0 else { fail("\(option) needs a whole number\n\(usage)", code: 2) }
+    return n
+}
+while let a = args.popFirst() {
+    switch a {
+    case "--iterations", "-n": iterations = max(1, count(a))
+    case "--warmup": warmup = count(a)
+    case "--list": for b in allBenchmarks { print(b.name) }; exit(0)
+    case "--help", "-h": print(usage); exit(0)
+    default:
+        if a.hasPrefix("-") { fail("unknown option \(a)\n\(usage)", code: 2) }
+        filters.append(a)
+    }
+}
+
+let selected = allBenchmarks.filter { b in filters.isEmpty || filters.contains { b.name.contains($0) } }
+if selected.isEmpty { fail("no benchmark matches \(filters.joined(separator: " ")) (try --list)", code: 2) }
+
+/// `v` with exactly `digits` decimals (no Foundation).
+func fixed(_ v: Double, _ digits: Int) -> String {
+    guard v.isFinite else { return "\(v)" }
+    var p = 1.0
+    for _ in 0..<digits { p *= 10 }
+    let n = Int((abs(v) * p).rounded()), ip = Int(p)
+    var frac = String(n % ip)
+    while frac.count < digits { frac = "0" + frac }
+    return (v < 0 ? "-" : "") + String(n / ip) + (digits > 0 ? "." + frac : "")
+}
+
+func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
+
+print("caluna-bench: \(iterations) iterations (median), \(warmup) warm-up, caluna and peer interleaved")
+var failed = 0
+for type in selected {
+    do {
+        let b = try type.init()
+        let before = try b.check()
+        let t = try measure(b, iterations: iterations, warmup: warmup)
+        _ = try b.check()   // the timed runs left both sides drawing the same picture
+        print(pad(type.name, 14) + pad(b.detail, 22)
+              + "   caluna " + fixed(t.caluna * 1e3, 3) + " ms"
+              + "   " + type.peer + " " + fixed(t.peer * 1e3, 3) + " ms"
+              + "   ratio " + fixed(t.caluna / t.peer, 2)
+              + "   (" + before + ")")
+    } catch {
+        fflush(stdout)
+        fputs("caluna-bench: \(type.name): FAILED: \(error)\n", stderr)
+        failed += 1
+    }
+}
+if failed > 0 { fail("\(failed) benchmark(s) failed", code: 1) }

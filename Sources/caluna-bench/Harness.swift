@@ -1,0 +1,139 @@
+import Caluna
+import CCairo
+import Glibc
+
+/// One benchmark: a piece of work done by caluna and, beside it in the same
+/// process run, by a peer (raw cairo, raw Chipmunk, the raw Lua C API) doing
+/// the same work. `init` is the setup (not timed); the two `run` methods are
+/// timed, one frame (or step) each; `check` proves both do the same work.
+protocol Benchmark: AnyObject {
+    /// Short, unique, used to filter from the command line ("solid-layers").
+    static var name: String { get }
+    /// What the peer is ("cairo").
+    static var peer: String { get }
+    /// What one run does ("1000 layers 1280x720").
+    var detail: String { get }
+
+    init() throws
+    func runCaluna() throws
+    func runPeer() throws
+    /// Compares one fresh output of each side; throws when they differ beyond
+    /// tolerance. The text returned is appended to the result row.
+    func check() throws -> String
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Seconds on the monotonic clock.
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return .nan }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+struct Timing {
+    var caluna: Double
+    var peer: Double
+}
+
+/// Warms both sides up, then runs them alternately (caluna first on even
+/// iterations, the peer first on odd ones) so drift, cache and allocator
+/// state fall on both equally. Returns the median seconds per run.
+func measure(_ b: Benchmark, iterations: Int, warmup: Int) throws -> Timing {
+    for _ in 0..<warmup {
+        try b.runCaluna()
+        try b.runPeer()
+    }
+    var c: [Double] = [], p: [Double] = []
+    c.reserveCapacity(iterations)
+    p.reserveCapacity(iterations)
+    for i in 0..<iterations {
+        for side in (i % 2 == 0 ? [0, 1] : [1, 0]) {
+            let t0 = now()
+            if side == 0 { try b.runCaluna() } else { try b.runPeer() }
+            let dt = now() - t0
+            if side == 0 { c.append(dt) } else { p.append(dt) }
+        }
+    }
+    return Timing(caluna: median(c), peer: median(p))
+}
+
+/// An 8-bit RGBA bitmap, premultiplied, rows packed (stride = width × 4).
+struct RGBA {
+    let width: Int
+    let height: Int
+    var bytes: [UInt8]
+
+    /// Copies a cairo ARGB32 image surface (native-endian premultiplied words).
+    init(cairoSurface s: OpaquePointer) {
+        cairo_surface_flush(s)
+        width = Int(cairo_image_surface_get_width(s))
+        height = Int(cairo_image_surface_get_height(s))
+        let stride = Int(cairo_image_surface_get_stride(s))
+        let data = UnsafeRawPointer(cairo_image_surface_get_data(s)!)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let w = data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+                let o = (y * width + x) * 4
+                out[o] = UInt8((w >> 16) & 255)
+                out[o + 1] = UInt8((w >> 8) & 255)
+                out[o + 2] = UInt8(w & 255)
+                out[o + 3] = UInt8(w >> 24)
+            }
+        }
+        bytes = out
+    }
+
+    /// Copies a caluna Image through its public API.
+    init(_ image: Image) {
+        width = image.width
+        height = image.height
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        out.withUnsafeMutableBytes { image.copy(into: $0.baseAddress!, stride: image.width * 4, format: .rgba8Premultiplied) }
+        bytes = out
+    }
+
+    /// The largest per-channel difference, and how many bytes differ.
+    func difference(_ o: RGBA) throws -> (max: Int, differing: Int) {
+        guard width == o.width, height == o.height else {
+            throw BenchmarkFailure("sizes differ: \(width)x\(height) against \(o.width)x\(o.height)")
+        }
+        var m = 0, n = 0
+        for i in 0..<bytes.count where bytes[i] != o.bytes[i] {
+            m = max(m, abs(Int(bytes[i]) - Int(o.bytes[i])))
+            n += 1
+        }
+        return (m, n)
+    }
+}
+
+/// Throws unless the two pictures are within `tolerance` per channel.
+func comparePictures(caluna: RGBA, peer: RGBA, peerName: String, tolerance: Int = 1) throws -> String {
+    let (m, n) = try caluna.difference(peer)
+    guard m <= tolerance else {
+        throw BenchmarkFailure("caluna and \(peerName) draw different pictures: max channel difference \(m) (tolerance \(tolerance)), \(n) bytes differ")
+    }
+    return "max diff \(m)"
+}
+
+/// A deterministic 64-bit LCG (Knuth's MMIX constants): same scene every run.
+struct LCG {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt32 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return UInt32(truncatingIfNeeded: state >> 32)
+    }
+    /// Uniform-ish in 0..<n (n > 0).
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt32(n)) }
+}
