@@ -87,7 +87,7 @@ public final class Engine {
         let target = try Image(width: w, height: h)
         var compositor = Compositor(target: target, scale: scale)
         defer { compositor.finish() }
-        try compositor.draw(root, inheritedOpacity: 1)
+        try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
         lastRenderStats = compositor.stats
         return target
     }

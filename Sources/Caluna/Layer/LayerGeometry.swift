@@ -24,6 +24,28 @@ extension Layer {
         return Transform3D.scale(1, -1).concatenating(.translation(0, bounds.minY + bounds.maxY))
     }
 
+    /// The flip geometryFlipped applies to the sublayer space, as a 2D map.
+    var sublayerSpaceAffine: AffineTransform? {
+        guard geometryFlipped else { return nil }
+        return AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: bounds.minY + bounds.maxY)
+    }
+
+    /// `geometryTransform` flattened to 2D, then through `parentSpace` (the
+    /// superlayer's sublayer-space flip, if any); nil under perspective.
+    /// The identity transform, by far the most common, takes a short path.
+    func affineToSuperlayer(parentSpace: AffineTransform?) -> AffineTransform? {
+        var m: AffineTransform
+        if transform == .identity {
+            let a = anchorInBounds
+            m = .translation(position.x - a.x, position.y - a.y)
+        } else {
+            guard let p = geometryTransform.planeProjection.affine else { return nil }
+            m = p
+        }
+        if let f = parentSpace { m = m.concatenating(f) }
+        return m
+    }
+
     /// Local plane → the superlayer's own plane (or canvas space for a root).
     public var toSuperlayer: PlaneProjection {
         var m = geometryTransform
