@@ -44,17 +44,18 @@ enum LuaLayerMethods {
             try LuaLayerMethods.arg(Args(L: L, api: "Layer:removeFromSuperlayer"), 1).removeFromSuperlayer()
             return 0
         } })
-        for (name, from, isRect) in [("convertPointFromLayer", true, false), ("convertPointToLayer", false, false),
-                                     ("convertRectFromLayer", true, true), ("convertRectToLayer", false, true)] {
-            let fn: LuaFunction
-            switch (from, isRect) {
-            case (true, false): fn = { L in LuaLayerMethods.convert(L, "Layer:convertPointFromLayer", from: true, rect: false) }
-            case (false, false): fn = { L in LuaLayerMethods.convert(L, "Layer:convertPointToLayer", from: false, rect: false) }
-            case (true, true): fn = { L in LuaLayerMethods.convert(L, "Layer:convertRectFromLayer", from: true, rect: true) }
-            case (false, true): fn = { L in LuaLayerMethods.convert(L, "Layer:convertRectToLayer", from: false, rect: true) }
-            }
-            L.setFunction(-1, name, fn)
-        }
+        L.setFunction(-1, "convertPointFromLayer", { L in
+            LuaLayerMethods.convert(L, "Layer:convertPointFromLayer", from: true, rect: false)
+        })
+        L.setFunction(-1, "convertPointToLayer", { L in
+            LuaLayerMethods.convert(L, "Layer:convertPointToLayer", from: false, rect: false)
+        })
+        L.setFunction(-1, "convertRectFromLayer", { L in
+            LuaLayerMethods.convert(L, "Layer:convertRectFromLayer", from: true, rect: true)
+        })
+        L.setFunction(-1, "convertRectToLayer", { L in
+            LuaLayerMethods.convert(L, "Layer:convertRectToLayer", from: false, rect: true)
+        })
         L.setFunction(-1, "containsPoint", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:containsPoint")
             lua_pushboolean(L, try LuaLayerMethods.arg(a, 1).contains(try LuaLayerMethods.point(a, 2)) ? 1 : 0)
