@@ -17,7 +17,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// Components clamped to 0…1 (what is drawn; the stored value is kept).
     public var clamped: Color {
-        func c(_ v: Double) -> Double { min(max(v, 0), 1) }
+        func c(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
         return Color(red: c(red), green: c(green), blue: c(blue), alpha: c(alpha))
     }
 

@@ -83,9 +83,13 @@ extension Layer {
         }
         for l in sublayers { l.superlayer = nil }
         sublayers = []
-        for l in layers { l.detach(); sublayers.append(l); l.superlayer = self }
+        for l in layers {
+            l.detach()
+            sublayers.append(l)
+            l.superlayer = self
+            if l.needsLayout || l.descendantNeedsLayout { l.propagateNeedsLayoutUp() }
+        }
         didMutateSublayers()
-        setNeedsLayout()
     }
 
     public func removeFromSuperlayer() { detach() }
@@ -97,7 +101,12 @@ extension Layer {
         s.didMutateSublayers()
     }
 
-    func didMutateSublayers() { drawingOrderCache = nil }
+    /// Any change of the sublayers array marks the layer for layout (so a
+    /// layoutSublayers callback sees every added or removed sublayer).
+    func didMutateSublayers() {
+        drawingOrderCache = nil
+        setNeedsLayout()
+    }
     func sublayerOrderChanged() { drawingOrderCache = nil }
 
     /// Sublayers stably sorted by zPosition (ascending): the drawing order.
