@@ -32,13 +32,11 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// A script failure, printed as `file:line: message` (plus the traceback with --trace).
-struct ScriptFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-func fail(_ error: Error, host: LuaHost?, trace: Bool) -> ScriptFailure {
+/// Prints a script failure as `file:line: message` (plus the traceback with
+/// --trace) on stderr, like lua5.4 does, and gives the exit code to throw.
+func fail(_ error: Error, host: LuaHost?, trace: Bool) -> ExitCode {
     var text = (error as? CalunaError)?.message ?? "\(error)"
     if trace, let tb = host?.lastTraceback, !tb.isEmpty { text += "\n" + tb }
-    return ScriptFailure(description: text)
+    printError(text)
+    return ExitCode.failure
 }

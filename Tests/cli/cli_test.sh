@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Tests of the caluna CLI: frames, single PNGs, dump, test, help, and error
+# reporting. Usage: Tests/cli/cli_test.sh PATH/TO/caluna-cli
+# Needs .build/lua/caluna.so (scripts/build-lua-module) to inspect PNGs.
+set -uo pipefail
+cli=${1:?usage: cli_test.sh path/to/caluna-cli}
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "  ok    $1"; }
+bad() { failed=$((failed + 1)); echo "  FAIL  $1${2:+: $2}"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1" "$3"; fi; }
+# Prints "W H" of a PNG through the stock-lua module.
+png_size() {
+  LUA_CPATH="$repo/.build/lua/?.so" lua5.4 -e "local ca = require 'caluna'; local i = ca.Image.load('$1'); print(i.width .. ' ' .. i.height)"
+}
+
+cat > "$tmp/scene.lua" <<'LUA'
+local ca = require "caluna"
+ca.root.backgroundColor = "white"
+ca.root:addSublayer(ca.Layer{ frame = {10, 10, 20, 20}, backgroundColor = "blue", name = "box" })
+LUA
+
+"$cli" run "$tmp/scene.lua" -o "$tmp/frames/" --frames 3 --fps 30 --size 100x50 --scale 2 -q
+check "run writes --frames files" '[ -f "$tmp/frames/frame_0000.png" ] && [ -f "$tmp/frames/frame_0002.png" ] && [ ! -e "$tmp/frames/frame_0003.png" ]'
+check "frames are size x scale pixels" '[ "$(png_size "$tmp/frames/frame_0001.png")" = "200 100" ]' "$(png_size "$tmp/frames/frame_0001.png")"
+
+"$cli" run "$tmp/scene.lua" -o "$tmp/one.png" --at 1.5 --size 64x64 2>"$tmp/summary"
+check "run -o file.png --at writes one frame" '[ "$(png_size "$tmp/one.png")" = "64 64" ]'
+check "a one-line summary when not a terminal" 'grep -q "1 frame of 64×64 px" "$tmp/summary" && [ "$(wc -l < "$tmp/summary")" -eq 1 ]' "$(cat "$tmp/summary")"
+
+"$cli" run "$tmp/scene.lua" -o "$tmp/x.png" --frames 2 2>"$tmp/err"; rc=$?
+check "-o file.png with --frames 2 is refused" '[ $rc -ne 0 ] && grep -q "directory" "$tmp/err"'
+"$cli" run "$tmp/scene.lua" -o "$tmp/y/" --frames 0 2>"$tmp/err"; rc=$?
+check "--frames 0 is refused" '[ $rc -ne 0 ]'
+"$cli" run "$tmp/scene.lua" -o "$tmp/y/" --size 0x10 2>"$tmp/err"; rc=$?
+check "--size 0x10 is refused with a clear message" '[ $rc -ne 0 ] && grep -q "size must be positive" "$tmp/err"' "$(cat "$tmp/err")"
+"$cli" run "$tmp/scene.lua" -o "$tmp/y/" --size banana 2>"$tmp/err"; rc=$?
+check "--size banana is refused" '[ $rc -ne 0 ] && grep -q "WIDTHxHEIGHT" "$tmp/err"'
+
+printf 'local ca = require "caluna"\nlocal x = = 1\n' > "$tmp/syntax.lua"
+"$cli" run "$tmp/syntax.lua" -o "$tmp/s/" 2>"$tmp/err"; rc=$?
+check "a syntax error exits non-zero with file:line" '[ $rc -ne 0 ] && grep -q "syntax.lua:2:" "$tmp/err"' "$(cat "$tmp/err")"
+
+printf 'local ca = require "caluna"\n\nca.root.position = "up"\n' > "$tmp/runtime.lua"
+"$cli" run "$tmp/runtime.lua" -o "$tmp/r/" 2>"$tmp/err"; rc=$?
+check "a misuse error prints file:line: message" '[ $rc -ne 0 ] && grep -q "runtime.lua:3: caluna: Layer.position expects a point" "$tmp/err"' "$(cat "$tmp/err")"
+"$cli" run "$tmp/runtime.lua" -o "$tmp/r/" --trace 2>"$tmp/err"
+check "--trace adds the traceback" 'grep -q "stack traceback" "$tmp/err"'
+
+printf 'local ca = require "caluna"\nlocal l = ca.Layer{ bounds = {0,0,10,10} }\nca.root:addSublayer(l)\nl.layoutSublayers = function() error("layout broke") end\n' > "$tmp/cb.lua"
+"$cli" run "$tmp/cb.lua" -o "$tmp/c/" 2>"$tmp/err"; rc=$?
+check "a callback error during a frame exits non-zero with its file:line" '[ $rc -ne 0 ] && grep -q "cb.lua:4: layout broke" "$tmp/err"' "$(cat "$tmp/err")"
+
+"$cli" dump "$tmp/scene.lua" --size 100x50 >"$tmp/dump.json"
+check "dump prints the tree as JSON" 'grep -q "\"name\": \"box\"" "$tmp/dump.json" && grep -q "\"backgroundColor\": \"#0000ffff\"" "$tmp/dump.json"'
+check "dump JSON parses" 'LUA_CPATH="" lua5.4 -e "local s = io.read(\"a\"); assert(s:sub(1,1) == \"{\" and s:match(\"}%s*$\"))" < "$tmp/dump.json"'
+
+cat > "$tmp/failing_test.lua" <<'LUA'
+local T = require "caluna.test"
+T.test("passes", function() T.eq(1, 1) end)
+T.test("fails", function() T.eq(1, 2) end)
+LUA
+"$cli" test "$tmp/failing_test.lua" >"$tmp/out"; rc=$?
+check "test exits 1 on a failure" '[ $rc -eq 1 ]'
+check "test prints per-test lines and the closing line" 'grep -q "ok    failing_test.lua > passes" "$tmp/out" && grep -q "FAIL  failing_test.lua > fails" "$tmp/out" && tail -n 1 "$tmp/out" | grep -qx "1 passed, 1 failed"' "$(cat "$tmp/out")"
+
+"$cli" --help >"$tmp/help"
+check "--help lists the subcommands" 'grep -q "run" "$tmp/help" && grep -q "test" "$tmp/help" && grep -q "dump" "$tmp/help"'
+"$cli" run --help >"$tmp/help"
+check "run --help explains every flag" 'for f in --output --frames --fps --at --size --scale --trace --quiet; do grep -q -- "$f" "$tmp/help" || exit 1; done'
+"$cli" --version >"$tmp/version"
+check "--version names the libraries" 'grep -q "cairo" "$tmp/version" && grep -q "chipmunk" "$tmp/version"'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
