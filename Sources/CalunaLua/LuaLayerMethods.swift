@@ -18,7 +18,13 @@ enum LuaLayerMethods {
             guard index == index.rounded(), abs(index) < 1e9 else {
                 throw CalunaError.invalid("Layer:insertSublayer: the index must be a whole number (got \(index))")
             }
-            try LuaLayerMethods.arg(a, 1).insertSublayer(try LuaLayerMethods.arg(a, 2), at: Int(index) - 1)
+            let parent = try LuaLayerMethods.arg(a, 1), child = try LuaLayerMethods.arg(a, 2)
+            // Lua counts from 1: say so in the error, not in Swift's 0-based terms.
+            let last = parent.sublayers.count - (child.superlayer === parent ? 1 : 0) + 1
+            guard index >= 1, index <= Double(last) else {
+                throw CalunaError.invalid("Layer:insertSublayer: index \(Int(index)) is out of range 1…\(last)")
+            }
+            try parent.insertSublayer(child, at: Int(index) - 1)
             try LuaLayerMethods.pinIfNeeded(L, 2)
             return 0
         } })

@@ -49,13 +49,13 @@ enum LuaValues {
         numbers(L, idx, [["x"], ["y"], ["width", "w"], ["height", "h"]]).map { Rect($0[0], $0[1], $0[2], $0[3]) }
     }
 
-    static func color(_ L: OpaquePointer, _ idx: Int32) throws -> Color? {
+    static func color(_ L: OpaquePointer, _ idx: Int32, what: String) throws -> Color? {
         if let s = L.string(idx) { return Color(parsing: s) }
         guard let c = numbers(L, idx, [["r", "red"], ["g", "green"], ["b", "blue"], ["a", "alpha"]], optionalLast: 1) else {
             return nil
         }
         guard c.allSatisfy({ $0 >= 0 && $0 <= 1 }) else {
-            throw CalunaError(.invalidArgument, "colour components must be in 0…1 (got {\(c.map { fmt($0) }.joined(separator: ", "))})")
+            throw CalunaError(.invalidArgument, "\(what): colour components must be in 0…1 (got {\(c.map { fmt($0) }.joined(separator: ", "))})")
         }
         return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
     }
@@ -82,7 +82,7 @@ enum LuaValues {
             if let s = L.string(idx), Color(parsing: s) == nil {
                 throw CalunaError(.invalidArgument, "\(what): unknown colour \"\(s)\" (use \"#rrggbb[aa]\", a CSS name or {r, g, b, a})")
             }
-            v = try color(L, idx).map(Value.color)
+            v = try color(L, idx, what: what).map(Value.color)
         case .transform: v = LuaTransform.get(L, idx).map(Value.transform)
         case .image: v = LuaImage.get(L, idx).map(Value.image)
         case .null, .path, .array: v = nil
