@@ -25,14 +25,10 @@ final class LuaBinding: LayerDelegate {
     /// Installs the binding in the registry; a __gc anchor releases it when
     /// the Lua state closes.
     func install(in L: OpaquePointer) {
-        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, 0)!
-        p.storeBytes(of: Unmanaged.passRetained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
+        RetainedUserdata.push(L, self)
         calu_newtable(L)
         L.setFunction(-1, "__gc", { L in
-            guard let L, let p = lua_touserdata(L, 1),
-                  let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
-            Unmanaged<LuaBinding>.fromOpaque(raw).release()
-            p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            RetainedUserdata.release(lua_touserdata(L, 1), as: LuaBinding.self)
             return 0
         })
         lua_setmetatable(L, -2)
@@ -42,10 +38,10 @@ final class LuaBinding: LayerDelegate {
     static func of(_ L: OpaquePointer) throws -> LuaBinding {
         lua_getfield(L, registryIndex, registryKey)
         defer { L.pop() }
-        guard let p = lua_touserdata(L, -1), let raw = p.load(as: UnsafeMutableRawPointer?.self) else {
+        guard let b = RetainedUserdata.object(lua_touserdata(L, -1), as: LuaBinding.self) else {
             throw CalunaError(.invalidArgument, "the caluna module is not initialised in this Lua state")
         }
-        return Unmanaged<LuaBinding>.fromOpaque(raw).takeUnretainedValue()
+        return b
     }
 
     /// Runs engine work that may call back into Lua, on thread `L`.

@@ -12,15 +12,12 @@ enum LuaImage {
     static let metatable = "caluna.Image"
 
     static func push(_ L: OpaquePointer, _ image: Image) {
-        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, 0)!
-        p.storeBytes(of: Unmanaged.passRetained(image).toOpaque(), as: UnsafeMutableRawPointer.self)
+        RetainedUserdata.push(L, image)
         luaL_setmetatable(L, LuaImage.metatable)
     }
 
     static func get(_ L: OpaquePointer, _ idx: Int32) -> Image? {
-        guard let p = luaL_testudata(L, idx, LuaImage.metatable) else { return nil }
-        let raw = p.load(as: UnsafeMutableRawPointer?.self)
-        return raw.map { Unmanaged<Image>.fromOpaque($0).takeUnretainedValue() }
+        RetainedUserdata.object(luaL_testudata(L, idx, LuaImage.metatable), as: Image.self)
     }
 
     static func arg(_ a: Args, _ i: Int32) throws -> Image {
@@ -31,10 +28,7 @@ enum LuaImage {
     static func register(_ L: OpaquePointer) {
         guard luaL_newmetatable(L, LuaImage.metatable) != 0 else { L.pop(); return }
         L.setFunction(-1, "__gc", { L in
-            guard let L, let p = luaL_testudata(L, 1, LuaImage.metatable),
-                  let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
-            Unmanaged<Image>.fromOpaque(raw).release()
-            p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaImage.metatable), as: Image.self)
             return 0
         })
         L.setFunction(-1, "__tostring", { L in protect(L) { L in

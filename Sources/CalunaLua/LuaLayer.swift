@@ -17,10 +17,7 @@ enum LuaLayer {
     static let methodsKey = "caluna.Layer.methods"
 
     static func get(_ L: OpaquePointer, _ idx: Int32) -> Layer? {
-        guard let p = luaL_testudata(L, idx, LuaLayer.metatable), let raw = p.load(as: UnsafeMutableRawPointer?.self) else {
-            return nil
-        }
-        return Unmanaged<Layer>.fromOpaque(raw).takeUnretainedValue()
+        RetainedUserdata.object(luaL_testudata(L, idx, LuaLayer.metatable), as: Layer.self)
     }
 
     static func arg(_ a: Args, _ i: Int32) throws -> Layer {
@@ -41,8 +38,7 @@ enum LuaLayer {
             return
         }
         L.pop()
-        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, 1)!
-        p.storeBytes(of: Unmanaged.passRetained(layer).toOpaque(), as: UnsafeMutableRawPointer.self)
+        RetainedUserdata.push(L, layer, userValues: 1)
         luaL_setmetatable(L, LuaLayer.metatable)
         lua_pushvalue(L, -1)
         lua_rawseti(L, -3, id)                  // cache[id] = proxy
@@ -132,10 +128,7 @@ enum LuaLayer {
 
         guard luaL_newmetatable(L, LuaLayer.metatable) != 0 else { L.pop(); return }
         L.setFunction(-1, "__gc", { L in
-            guard let L, let p = luaL_testudata(L, 1, LuaLayer.metatable),
-                  let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return 0 }
-            Unmanaged<Layer>.fromOpaque(raw).release()
-            p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaLayer.metatable), as: Layer.self)
             return 0
         })
         L.setFunction(-1, "__index", LuaLayer.index)

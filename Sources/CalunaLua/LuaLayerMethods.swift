@@ -28,18 +28,12 @@ enum LuaLayerMethods {
             try LuaLayerMethods.pinIfNeeded(L, 2)
             return 0
         } })
-        L.setFunction(-1, "insertSublayerAbove", { L in protect(L) { L in
-            let a = Args(L: L, api: "Layer:insertSublayerAbove")
-            try LuaLayerMethods.arg(a, 1).insertSublayer(try LuaLayerMethods.arg(a, 2), above: try LuaLayer.optionalArg(a, 3))
-            try LuaLayerMethods.pinIfNeeded(L, 2)
-            return 0
-        } })
-        L.setFunction(-1, "insertSublayerBelow", { L in protect(L) { L in
-            let a = Args(L: L, api: "Layer:insertSublayerBelow")
-            try LuaLayerMethods.arg(a, 1).insertSublayer(try LuaLayerMethods.arg(a, 2), below: try LuaLayer.optionalArg(a, 3))
-            try LuaLayerMethods.pinIfNeeded(L, 2)
-            return 0
-        } })
+        L.setFunction(-1, "insertSublayerAbove", { L in
+            LuaLayerMethods.insertRelative(L, "Layer:insertSublayerAbove", above: true)
+        })
+        L.setFunction(-1, "insertSublayerBelow", { L in
+            LuaLayerMethods.insertRelative(L, "Layer:insertSublayerBelow", above: false)
+        })
         L.setFunction(-1, "replaceSublayer", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:replaceSublayer")
             try LuaLayerMethods.arg(a, 1).replaceSublayer(try LuaLayerMethods.arg(a, 2), with: try LuaLayerMethods.arg(a, 3))
@@ -131,6 +125,17 @@ enum LuaLayerMethods {
                 LuaValues.push(L, .point(from ? try layer.convert(p, from: other) : try layer.convert(p, to: other)), binding: b)
             }
             return 1
+        }
+    }
+
+    /// insertSublayer:above: / below: — a nil sibling means the front / the back.
+    static func insertRelative(_ L: OpaquePointer?, _ api: String, above: Bool) -> Int32 {
+        protect(L) { L in
+            let a = Args(L: L, api: api)
+            let parent = try arg(a, 1), child = try arg(a, 2), sibling = try LuaLayer.optionalArg(a, 3)
+            if above { try parent.insertSublayer(child, above: sibling) } else { try parent.insertSublayer(child, below: sibling) }
+            try pinIfNeeded(L, 2)
+            return 0
         }
     }
 

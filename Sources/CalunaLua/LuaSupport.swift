@@ -104,3 +104,26 @@ struct Args {
         guard lua_type(L, i) == LUA_TTABLE else { throw fail(i, "a table") }
     }
 }
+
+/// Full userdata that holds one retained Swift object (layers, images, the
+/// binding). `__gc` releases it exactly once.
+enum RetainedUserdata {
+    /// Pushes a new userdata holding `object`, with `userValues` user values.
+    static func push<T: AnyObject>(_ L: OpaquePointer, _ object: T, userValues: Int32 = 0) {
+        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, userValues)!
+        p.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer.self)
+    }
+
+    /// The object in a userdata block (nil once released).
+    static func object<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) -> T? {
+        guard let raw = p?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<T>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Releases the object (the __gc metamethod of such a userdata).
+    static func release<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) {
+        guard let p, let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return }
+        Unmanaged<T>.fromOpaque(raw).release()
+        p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+    }
+}
