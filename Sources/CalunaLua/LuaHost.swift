@@ -37,6 +37,11 @@ public final class LuaHost {
     /// Runs a script file. Errors: CalunaError(.scriptError, "file:line: message").
     public func runFile(_ path: String) throws {
         let status = luaL_loadfilex(L, path, nil)
+        if status == LUA_ERRFILE {
+            // A file that cannot be opened or read is an I/O error, not a script error.
+            let e = popError(loading: true)
+            throw CalunaError(.ioError, e.message)
+        }
         guard status == LUA_OK else { throw popError(loading: true) }
         try call(nargs: 0, nresults: 0)
     }

@@ -278,3 +278,22 @@ T.test("errors: a failing layoutSublayers makes render raise with its file:line"
   healthy(l)
   T.eq(calls, 1)
 end, opts)
+
+T.test("errors: a layer tree deeper than 1024 levels is refused, not a crash", function()
+  local l = scene()
+  local top = ca.Layer{ frame = {0, 0, 10, 10} }
+  local chain, depth = top, 1
+  -- The root is level 1 and top will be level 2: 1022 more levels fit.
+  for _ = 1, 1022 do
+    local child = ca.Layer{ frame = {0, 0, 10, 10} }
+    chain:addSublayer(child)
+    chain, depth = child, depth + 1
+  end
+  ca.root:addSublayer(top)
+  local extra = ca.Layer{ frame = {0, 0, 10, 10} }
+  T.raises(function() chain:addSublayer(extra) end, "more than 1024 levels deep")
+  top:removeFromSuperlayer()
+  chain:addSublayer(extra)             -- detached, the chain may grow …
+  T.raises(function() ca.root:addSublayer(top) end, "more than 1024 levels deep")   -- … but not join
+  healthy(l)
+end, opts)

@@ -1,6 +1,12 @@
 /// Tree operations (ch.1): the sublayers array is drawn in order, so the last
 /// sublayer is on top; zPosition reorders drawing only (not hit testing).
 extension Layer {
+    /// The deepest a layer tree may nest (the root is level 1). Drawing, hit
+    /// testing, layout and freeing recurse once per level, so a deeper tree
+    /// could overflow the stack and take the host down; no real scene nests
+    /// this deep.
+    public static let maximumTreeDepth = 1024
+
     private func checkAdoptable(_ layer: Layer) throws {
         guard layer.engine === engine else {
             throw CalunaError(.treeError, "addSublayer: the layer belongs to another engine")
@@ -10,6 +16,27 @@ extension Layer {
         }
         if let e = engine, layer === e.root {
             throw CalunaError(.treeError, "addSublayer: the engine's root layer cannot become a sublayer")
+        }
+        try checkDepth(adding: layer)
+    }
+
+    /// Refuses to adopt `child` if the tree would nest deeper than
+    /// `maximumTreeDepth`. Iterative, and stops as soon as the limit is passed.
+    private func checkDepth(adding child: Layer) throws {
+        var depth = 1
+        var l = self
+        while let s = l.superlayer, depth < Layer.maximumTreeDepth {
+            depth += 1
+            l = s
+        }
+        let allowed = Layer.maximumTreeDepth - depth   // levels the child's subtree may use
+        var stack: [(Layer, Int)] = [(child, 1)]
+        while let (layer, level) = stack.popLast() {
+            if level > allowed {
+                throw CalunaError(.treeError,
+                                  "the layer tree would be more than \(Layer.maximumTreeDepth) levels deep (the limit that keeps drawing and freeing it within the stack)")
+            }
+            for sub in layer.sublayers where sub !== self { stack.append((sub, level + 1)) }
         }
     }
 

@@ -1,0 +1,56 @@
+import Caluna
+import CalunaBridge
+
+/// Argument checks shared by the exports: each throws the error the caller sees.
+
+/// A non-NULL, valid UTF-8 C string as a Swift String.
+func string(_ p: UnsafePointer<CChar>?, _ name: String) throws -> String {
+    guard let p else { throw CalunaError(.invalidArgument, "\(name) is NULL") }
+    guard let s = String(validatingCString: p) else {
+        throw CalunaError(.invalidArgument, "\(name) is not valid UTF-8")
+    }
+    return s
+}
+
+/// A non-NULL out pointer.
+func output<T>(_ p: UnsafeMutablePointer<T>?, _ name: String) throws -> UnsafeMutablePointer<T> {
+    guard let p else { throw CalunaError(.invalidArgument, "\(name) is NULL (an output pointer is required)") }
+    return p
+}
+
+/// Finite numbers only (the engine validates too; this names the argument).
+func finite(_ values: [(String, Double)]) throws {
+    for (name, v) in values where !v.isFinite {
+        throw CalunaError(.invalidArgument, "\(name) must be finite (got \(v))")
+    }
+}
+
+extension CEngine {
+    /// The live layer an id names; the message names the argument.
+    func layer(_ id: UInt64, _ name: String) throws -> Layer {
+        do {
+            return try handles.layer(id)
+        } catch let e as CalunaError {
+            throw CalunaError(e.code, "\(name): \(e.message)")
+        }
+    }
+
+    /// A layer, or nil for the id 0 (where 0 means "none": canvas, front/back).
+    func optionalLayer(_ id: UInt64, _ name: String) throws -> Layer? {
+        id == 0 ? nil : try layer(id, name)
+    }
+
+    /// The id the C side sees for a layer (0 for none); borrowed.
+    func id(_ layer: Layer?) -> UInt64 {
+        guard let layer else { return 0 }
+        return handles.id(for: layer)
+    }
+}
+
+/// An Int32 count or index from a Swift Int, refusing what does not fit.
+func int32(_ v: Int, _ name: String) throws -> Int32 {
+    guard let r = Int32(exactly: v) else {
+        throw CalunaError(.invalidArgument, "\(name) \(v) does not fit in 32 bits")
+    }
+    return r
+}

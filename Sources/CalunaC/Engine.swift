@@ -1,0 +1,130 @@
+import Caluna
+import CalunaBridge
+import CalunaLua
+import Glibc
+
+// Engine lifetime, size, scripts and time.
+
+/// The version-1 layout of caluna_engine_options (LP64).
+private enum OptionsLayout {
+    static let structSize = 0, width = 8, height = 16, scale = 24
+    static let size: UInt32 = 32
+}
+
+@_cdecl("caluna_engine_create")
+public func caluna_engine_create(_ opts: UnsafeRawPointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    let function = "caluna_engine_create"
+    do {
+        let out = try output(out, "out")
+        var size = Engine.defaultSize, scale = 1.0
+        if let opts {
+            let n = opts.loadUnaligned(fromByteOffset: OptionsLayout.structSize, as: UInt32.self)
+            guard n >= OptionsLayout.size else {
+                throw CalunaError(.invalidArgument,
+                    "options.struct_size is \(n), at least \(OptionsLayout.size) expected (set it to sizeof(caluna_engine_options))")
+            }
+            size = Size(opts.loadUnaligned(fromByteOffset: OptionsLayout.width, as: Double.self),
+                        opts.loadUnaligned(fromByteOffset: OptionsLayout.height, as: Double.self))
+            scale = opts.loadUnaligned(fromByteOffset: OptionsLayout.scale, as: Double.self)
+        }
+        let ce = try CEngine(session: Session(size: size, scale: scale))
+        out.pointee = registerEngine(ce)
+        return CalunaStatus.ok
+    } catch {
+        return failWithoutEngine(function, error)
+    }
+}
+
+@_cdecl("caluna_engine_destroy")
+public func caluna_engine_destroy(_ e: OpaquePointer?) -> Int32 {
+    let function = "caluna_engine_destroy"
+    switch acquireEngine(e, function) {
+    case .failure(let err):
+        setThreadError(err.message)
+        return err.code.rawValue
+    case .success(let ce):
+        guard let e, unregisterEngine(e) else {
+            ce.busy.store(false, ordering: .releasing)
+            return failWithoutEngine(function, CalunaError(.staleHandle, "the engine was destroyed by another call"))
+        }
+        // Drop the registry's reference. The engine stays marked busy while it
+        // dies (it is freed when `ce` goes out of scope).
+        Unmanaged.passUnretained(ce).release()
+        return CalunaStatus.ok
+    }
+}
+
+@_cdecl("caluna_engine_set_size")
+public func caluna_engine_set_size(_ e: OpaquePointer?, _ width: Double, _ height: Double, _ scale: Double) -> Int32 {
+    withEngine(e, "caluna_engine_set_size") { ce in
+        try ce.engine.setup(size: Size(width, height), scale: scale)
+    }
+}
+
+@_cdecl("caluna_engine_size")
+public func caluna_engine_size(_ e: OpaquePointer?, _ width: UnsafeMutablePointer<Double>?,
+                               _ height: UnsafeMutablePointer<Double>?, _ scale: UnsafeMutablePointer<Double>?) -> Int32 {
+    width?.pointee = 0; height?.pointee = 0; scale?.pointee = 0
+    return withEngine(e, "caluna_engine_size") { ce in
+        guard width != nil || height != nil || scale != nil else {
+            throw CalunaError(.invalidArgument, "width, height and scale are all NULL (nothing to return)")
+        }
+        width?.pointee = ce.engine.size.width
+        height?.pointee = ce.engine.size.height
+        scale?.pointee = ce.engine.scale
+    }
+}
+
+@_cdecl("caluna_engine_pixel_size")
+public func caluna_engine_pixel_size(_ e: OpaquePointer?, _ width: UnsafeMutablePointer<Int32>?,
+                                     _ height: UnsafeMutablePointer<Int32>?) -> Int32 {
+    width?.pointee = 0; height?.pointee = 0
+    return withEngine(e, "caluna_engine_pixel_size") { ce in
+        let w = try output(width, "width"), h = try output(height, "height")
+        let (pw, ph) = ce.engine.pixelSize
+        let w32 = try int32(pw, "pixel width"), h32 = try int32(ph, "pixel height")
+        w.pointee = w32
+        h.pointee = h32
+    }
+}
+
+// MARK: scripts
+
+@_cdecl("caluna_engine_load_file")
+public func caluna_engine_load_file(_ e: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    withEngine(e, "caluna_engine_load_file") { ce in
+        let p = try string(path, "path")
+        try ce.luaHost().runFile(p)
+    }
+}
+
+@_cdecl("caluna_engine_load_string")
+public func caluna_engine_load_string(_ e: OpaquePointer?, _ source: UnsafePointer<CChar>?,
+                                      _ chunkName: UnsafePointer<CChar>?) -> Int32 {
+    withEngine(e, "caluna_engine_load_string") { ce in
+        let s = try string(source, "source")
+        let name = chunkName == nil ? "string" : try string(chunkName, "chunk_name")
+        try ce.luaHost().runString(s, chunkName: name)
+    }
+}
+
+// MARK: time
+
+@_cdecl("caluna_engine_step")
+public func caluna_engine_step(_ e: OpaquePointer?, _ dt: Double) -> Int32 {
+    withEngine(e, "caluna_engine_step") { ce in try ce.engine.step(dt) }
+}
+
+@_cdecl("caluna_engine_advance")
+public func caluna_engine_advance(_ e: OpaquePointer?, _ t: Double) -> Int32 {
+    withEngine(e, "caluna_engine_advance") { ce in try ce.engine.advance(to: t) }
+}
+
+@_cdecl("caluna_engine_media_time")
+public func caluna_engine_media_time(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    out?.pointee = 0
+    return withEngine(e, "caluna_engine_media_time") { ce in
+        try output(out, "out").pointee = ce.engine.mediaTime
+    }
+}

@@ -1,0 +1,136 @@
+import Caluna
+import CalunaBridge
+import CalunaLua
+import Glibc
+import Synchronization
+
+/// What a `caluna_engine *` points to: a retained Swift object holding the
+/// session (engine + id table), the Lua host (created on first script), and
+/// the C strings the engine hands out (last error, string results).
+final class CEngine {
+    let session: Session
+    private var host: LuaHost?
+    /// The message of the last failed call; never NULL ("" until a call fails).
+    private var errorText: UnsafeMutablePointer<CChar>
+    /// The buffer behind the last STRING result of caluna_layer_get.
+    private var stringResult: UnsafeMutablePointer<CChar>?
+    /// Set while a call runs: a second thread entering the same engine is
+    /// refused instead of racing (DESIGN §4: one engine, one thread at a time).
+    let busy = Atomic<Bool>(false)
+
+    init(session: Session) throws {
+        self.session = session
+        guard let empty = strdup("") else { throw CalunaError(.outOfMemory, "cannot allocate the engine's error buffer") }
+        errorText = empty
+    }
+
+    deinit {
+        free(errorText)
+        free(stringResult)
+    }
+
+    var engine: Engine { session.engine }
+    var handles: HandleTable { session.handles }
+
+    /// The Lua host, created on first use and kept for the engine's life.
+    func luaHost() throws -> LuaHost {
+        if let h = host { return h }
+        let h = try LuaHost(session: session)
+        host = h
+        return h
+    }
+
+    func record(_ e: CalunaError) {
+        session.lastError = e.message
+        session.lastErrorCode = e.code
+        // If even this allocation fails, the previous message stays (better than none).
+        if let p = strdup(e.message) {
+            free(errorText)
+            errorText = p
+        }
+    }
+
+    var lastError: UnsafePointer<CChar> { UnsafePointer(errorText) }
+
+    /// Copies `s` into the engine-owned string buffer (valid until the next call).
+    func keep(_ s: String) throws -> UnsafePointer<CChar> {
+        guard let p = strdup(s) else { throw CalunaError(.outOfMemory, "cannot allocate \(s.utf8.count + 1) bytes for a string result") }
+        free(stringResult)
+        stringResult = p
+        return UnsafePointer(p)
+    }
+}
+
+/// Addresses of the live engines. A pointer not in this set is refused before
+/// it is dereferenced, so NULL, destroyed and garbage engine pointers are errors.
+private let liveEngines = Mutex<Set<UInt>>([])
+
+func registerEngine(_ ce: CEngine) -> OpaquePointer {
+    let p = Unmanaged.passRetained(ce).toOpaque()
+    liveEngines.withLock { _ = $0.insert(UInt(bitPattern: p)) }
+    return OpaquePointer(p)
+}
+
+/// The engine behind `p`, strongly referenced (so a concurrent destroy cannot
+/// free it under the caller), or the error for a NULL or dead pointer.
+func lookupEngine(_ p: UnsafeRawPointer?, _ function: String) -> Result<CEngine, CalunaError> {
+    guard let p else {
+        return .failure(CalunaError(.invalidArgument, "\(function): the engine is NULL"))
+    }
+    let key = UInt(bitPattern: p)
+    let found: CEngine? = liveEngines.withLock { set in
+        set.contains(key) ? Unmanaged<CEngine>.fromOpaque(p).takeUnretainedValue() : nil
+    }
+    guard let ce = found else {
+        return .failure(CalunaError(.staleHandle,
+            "\(function): \(p) is not a live engine (destroyed, or not made by caluna_engine_create)"))
+    }
+    return .success(ce)
+}
+
+/// Looks the engine up and marks it busy for the duration of a call.
+func acquireEngine(_ p: OpaquePointer?, _ function: String) -> Result<CEngine, CalunaError> {
+    switch lookupEngine(p.map { UnsafeRawPointer($0) }, function) {
+    case .failure(let e): return .failure(e)
+    case .success(let ce):
+        guard ce.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            return .failure(CalunaError(.invalidArgument,
+                "\(function): the engine is in use by another call (an engine is used by one thread at a time)"))
+        }
+        return .success(ce)
+    }
+}
+
+/// Removes a destroyed engine from the registry; false if it was not there.
+func unregisterEngine(_ p: OpaquePointer) -> Bool {
+    let key = UInt(bitPattern: UnsafeRawPointer(p))
+    return liveEngines.withLock { $0.remove(key) != nil }
+}
+
+/// The common shape of every engine call: find the engine, run `body`, turn
+/// any error into its status and message. Nothing escapes as a trap.
+func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throws -> Void) -> Int32 {
+    let ce: CEngine
+    switch acquireEngine(p, function) {
+    case .failure(let e):
+        setThreadError(e.message)
+        return e.code.rawValue
+    case .success(let c):
+        ce = c
+    }
+    defer { ce.busy.store(false, ordering: .releasing) }
+    do {
+        try body(ce)
+        return CalunaStatus.ok
+    } catch {
+        let e = calunaError(error, function)
+        ce.record(e)
+        return e.code.rawValue
+    }
+}
+
+/// Any error as a CalunaError whose message names the C function.
+func calunaError(_ error: Error, _ function: String) -> CalunaError {
+    if let e = error as? CalunaError { return CalunaError(e.code, "\(function): \(e.message)") }
+    return CalunaError(.scriptError, "\(function): \(error)")
+}

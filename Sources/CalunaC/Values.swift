@@ -1,0 +1,117 @@
+import Caluna
+import CalunaBridge
+import Glibc
+
+// caluna_value ⇄ Value, and property access by key path.
+
+/// The layout of caluna_value (checked by the header at compile time):
+/// a 4-byte type tag, padding, then a 128-byte union at offset 8.
+enum ValueLayout {
+    static let size = 136
+    static let union = 8
+
+    enum Tag: Int32 {
+        case null = 0, number, bool, string, point, size, rect, color, transform, image, path
+    }
+}
+
+/// Reads a caller's caluna_value. NaN and ∞ anywhere are refused here.
+func readValue(_ p: UnsafeRawPointer) throws -> Value {
+    let raw = p.loadUnaligned(as: Int32.self)
+    let u = p + ValueLayout.union
+    func d(_ i: Int) -> Double { u.loadUnaligned(fromByteOffset: i * 8, as: Double.self) }
+    guard let tag = ValueLayout.Tag(rawValue: raw) else {
+        throw CalunaError(.invalidArgument, "value.type \(raw) is not a caluna_value_type")
+    }
+    let v: Value
+    switch tag {
+    case .null: v = .null
+    case .number: v = .number(d(0))
+    case .bool: v = .bool(u.loadUnaligned(as: Int32.self) != 0)
+    case .string:
+        let bits = u.loadUnaligned(as: UInt.self)
+        guard let s = UnsafePointer<CChar>(bitPattern: bits) else {
+            throw CalunaError(.invalidArgument, "value.u.string is NULL (use CALUNA_TYPE_NIL for no value)")
+        }
+        guard let str = String(validatingCString: s) else {
+            throw CalunaError(.invalidArgument, "value.u.string is not valid UTF-8")
+        }
+        v = .string(str)
+    case .point: v = .point(Point(d(0), d(1)))
+    case .size: v = .size(Size(d(0), d(1)))
+    case .rect: v = .rect(Rect(d(0), d(1), d(2), d(3)))
+    case .color: v = .color(Color(red: d(0), green: d(1), blue: d(2), alpha: d(3)))
+    case .transform:
+        guard let t = Transform3D(elements: (0..<16).map(d)) else {
+            throw CalunaError(.invalidArgument, "value.u.transform needs 16 entries")
+        }
+        v = .transform(t)
+    case .image, .path:
+        throw CalunaError(.notSupported, "values of type \(tag == .image ? "IMAGE" : "PATH") are reserved for a later ABI version")
+    }
+    guard v.isFinite else {
+        throw CalunaError(.invalidArgument, "the value contains NaN or infinity")
+    }
+    return v
+}
+
+/// Writes `v` into a caller's caluna_value; strings go to the engine's buffer.
+func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine) throws {
+    func put(_ tag: ValueLayout.Tag, _ doubles: [Double]) {
+        memset(p, 0, ValueLayout.size)
+        p.storeBytes(of: tag.rawValue, as: Int32.self)
+        for (i, x) in doubles.enumerated() {
+            p.storeBytes(of: x, toByteOffset: ValueLayout.union + i * 8, as: Double.self)
+        }
+    }
+    switch v {
+    case .null: put(.null, [])
+    case .number(let n): put(.number, [n])
+    case .bool(let b):
+        put(.bool, [])
+        p.storeBytes(of: Int32(b ? 1 : 0), toByteOffset: ValueLayout.union, as: Int32.self)
+    case .string(let s):
+        let c = try ce.keep(s)
+        put(.string, [])
+        p.storeBytes(of: UInt(bitPattern: c), toByteOffset: ValueLayout.union, as: UInt.self)
+    case .point(let pt): put(.point, [pt.x, pt.y])
+    case .size(let s): put(.size, [s.width, s.height])
+    case .rect(let r): put(.rect, [r.origin.x, r.origin.y, r.size.width, r.size.height])
+    case .color(let c): put(.color, [c.red, c.green, c.blue, c.alpha])
+    case .transform(let t): put(.transform, t.elements)
+    case .image, .path, .array:
+        throw CalunaError(.notSupported, "the value is \(v.kind.expectation), which this ABI version cannot return")
+    }
+}
+
+@_cdecl("caluna_layer_set")
+public func caluna_layer_set(_ e: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?,
+                             _ value: UnsafeRawPointer?) -> Int32 {
+    withEngine(e, "caluna_layer_set") { ce in
+        let l = try ce.layer(layer, "layer")
+        let key = try string(keyPath, "key_path")
+        guard let value else { throw CalunaError(.invalidArgument, "value is NULL") }
+        let v: Value
+        do { v = try readValue(value) } catch let err as CalunaError {
+            throw CalunaError(err.code, "\(key): \(err.message)")
+        }
+        try l.setValue(v, forKeyPath: key)
+    }
+}
+
+@_cdecl("caluna_layer_get")
+public func caluna_layer_get(_ e: OpaquePointer?, _ layer: UInt64, _ keyPath: UnsafePointer<CChar>?,
+                             _ out: UnsafeMutableRawPointer?) -> Int32 {
+    if let out { memset(out, 0, ValueLayout.size) }
+    return withEngine(e, "caluna_layer_get") { ce in
+        guard let out else { throw CalunaError(.invalidArgument, "out is NULL (an output pointer is required)") }
+        let l = try ce.layer(layer, "layer")
+        let key = try string(keyPath, "key_path")
+        do {
+            try writeValue(try l.value(forKeyPath: key), to: out, engine: ce)
+        } catch let err as CalunaError {
+            memset(out, 0, ValueLayout.size)
+            throw err
+        }
+    }
+}
