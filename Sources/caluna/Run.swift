@@ -56,7 +56,12 @@ struct Run: ParsableCommand {
             throw fail(error, host: host, trace: trace)
         }
         let single = output.hasSuffix(".png")
-        if !single { try makeDirectories(output) }
+        if single {
+            let parent = output.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            if !parent.isEmpty { try makeDirectories(parent) }
+        } else {
+            try makeDirectories(output)
+        }
         let digits = max(4, String(frames - 1).count)
         let progress = ProgressBar(total: frames, enabled: !quiet && isatty(2) != 0)
         var lastPath = ""

@@ -31,6 +31,12 @@ check "frames are size x scale pixels" '[ "$(png_size "$tmp/frames/frame_0001.pn
 check "run -o file.png --at writes one frame" '[ "$(png_size "$tmp/one.png")" = "64 64" ]'
 check "a one-line summary when not a terminal" 'grep -q "1 frame of 64×64 px" "$tmp/summary" && [ "$(wc -l < "$tmp/summary")" -eq 1 ]' "$(cat "$tmp/summary")"
 
+"$cli" run "$tmp/scene.lua" -o "$tmp/new/dir/one.png" -q
+check "run -o creates the PNG's parent directories" '[ -f "$tmp/new/dir/one.png" ]'
+printf 'local ca = require "caluna"\nca.render("/nonexistent-dir/x.png")\n' > "$tmp/badpath.lua"
+"$cli" run "$tmp/badpath.lua" -o "$tmp/b/" 2>"$tmp/err"; rc=$?
+check "an unwritable PNG path says why" '[ $rc -ne 0 ] && grep -q "badpath.lua:2: caluna: cannot write PNG .*No such file or directory" "$tmp/err"' "$(cat "$tmp/err")"
+
 "$cli" run "$tmp/scene.lua" -o "$tmp/x.png" --frames 2 2>"$tmp/err"; rc=$?
 check "-o file.png with --frames 2 is refused" '[ $rc -ne 0 ] && grep -q "directory" "$tmp/err"'
 "$cli" run "$tmp/scene.lua" -o "$tmp/y/" --frames 0 2>"$tmp/err"; rc=$?

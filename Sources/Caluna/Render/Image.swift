@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 
 /// A bitmap: premultiplied ARGB32 in native byte order (cairo's layout), sRGB.
 /// Immutable once made, so many layers and frames can share one.
@@ -58,7 +59,10 @@ public final class Image {
         cairo_surface_flush(surface)
         let status = cairo_surface_write_to_png(surface, path)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw CalunaError(.ioError, "cannot write PNG '\(path)': \(String(cString: cairo_status_to_string(status)))")
+            // cairo says only "error while writing to output stream": ask the OS why.
+            var why = String(cString: cairo_status_to_string(status))
+            if let f = fopen(path, "wb") { fclose(f) } else { why = String(cString: strerror(errno)) }
+            throw CalunaError(.ioError, "cannot write PNG '\(path)': \(why)")
         }
     }
 
