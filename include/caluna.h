@@ -211,6 +211,18 @@ caluna_status caluna_engine_load_file(caluna_engine *e, const char *path);
  *  Status: as caluna_engine_load_file (INVALID_ARGUMENT for a NULL or non-UTF-8 source). */
 caluna_status caluna_engine_load_string(caluna_engine *e, const char *source, const char *chunk_name);
 
+/** Runs this engine's scripts in the untrusted-script sandbox: no io, os, debug or
+ *  package library; no dofile/loadfile, binary chunks or C modules (`require` knows only
+ *  "caluna"); the Lua state may hold at most `memory_limit` bytes (≥ 1 MiB) and run at
+ *  most `instruction_limit` VM instructions in all (≥ 1000; every later callback
+ *  included). A script that exceeds a limit fails with CALUNA_ERR_SCRIPT ("not enough
+ *  memory" / "instruction budget exhausted"); the host and the engine carry on.
+ *  Call it before the first caluna_engine_load_*.
+ *  Status: OK; INVALID_ARGUMENT (limits too small, or a script was already loaded);
+ *  STALE_HANDLE. */
+caluna_status caluna_engine_set_sandbox(caluna_engine *e, uint64_t memory_limit,
+                                        int64_t instruction_limit);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Time                                                                                     */
 /* ---------------------------------------------------------------------------------------- */

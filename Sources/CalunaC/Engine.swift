@@ -109,6 +109,17 @@ public func caluna_engine_load_string(_ e: OpaquePointer?, _ source: UnsafePoint
     }
 }
 
+@_cdecl("caluna_engine_set_sandbox")
+public func caluna_engine_set_sandbox(_ e: OpaquePointer?, _ memoryLimit: UInt64, _ instructionLimit: Int64) -> Int32 {
+    withEngine(e, "caluna_engine_set_sandbox") { ce in
+        guard memoryLimit <= UInt64(Int.max) else { throw CalunaError.invalid("memory_limit is too large") }
+        let sb = LuaHost.Sandbox(memoryLimit: Int(memoryLimit), instructionLimit: instructionLimit)
+        guard sb.memoryLimit >= 1 << 20 else { throw CalunaError.invalid("memory_limit must be at least 1 MiB (got \(memoryLimit) bytes)") }
+        guard sb.instructionLimit >= 1000 else { throw CalunaError.invalid("instruction_limit must be at least 1000 (got \(instructionLimit))") }
+        try ce.setSandbox(sb)
+    }
+}
+
 // MARK: time
 
 @_cdecl("caluna_engine_step")

@@ -10,6 +10,8 @@ import Synchronization
 final class CEngine {
     let session: Session
     private var host: LuaHost?
+    /// Limits for the Lua state, set before it is made (caluna_engine_set_sandbox).
+    private var sandbox: LuaHost.Sandbox?
     /// The message of the last failed call; never NULL ("" until a call fails).
     private var errorText: UnsafeMutablePointer<CChar>
     /// The buffer behind the last STRING result of caluna_layer_get.
@@ -29,13 +31,21 @@ final class CEngine {
         free(stringResult)
     }
 
+    /// Sandboxes the scripts this engine will run; only before the first script.
+    func setSandbox(_ sb: LuaHost.Sandbox) throws {
+        guard host == nil else {
+            throw CalunaError.invalid("the sandbox must be set before the first script is loaded")
+        }
+        sandbox = sb
+    }
+
     var engine: Engine { session.engine }
     var handles: HandleTable { session.handles }
 
     /// The Lua host, created on first use and kept for the engine's life.
     func luaHost() throws -> LuaHost {
         if let h = host { return h }
-        let h = try LuaHost(session: session)
+        let h = try LuaHost(session: session, sandbox: sandbox)
         host = h
         return h
     }

@@ -71,7 +71,7 @@ final class LuaBinding: LayerDelegate {
         // unchanged to the ca.* call that ran the callback.
         if calu_pcall(L, 1, 0, 0) != LUA_OK {
             let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
-            throw LuaScriptError(message: msg)
+            throw CalunaError(.scriptError, msg)
         }
     }
 }

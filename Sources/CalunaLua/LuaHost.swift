@@ -11,12 +11,44 @@ public final class LuaHost {
     let L: OpaquePointer
     let binding: LuaBinding
 
-    public init(session: Session) throws {
-        guard let L = calu_newstate(0) else { throw CalunaError(.outOfMemory, "cannot create a Lua state") }
+    /// Limits for scripts you do not trust (DESIGN §4): no io, os, debug or
+    /// package library, no loading of files, binary chunks or C code (`require`
+    /// knows only "caluna"), a memory cap and an instruction budget. Running
+    /// out of either raises a Lua error; the host carries on.
+    public struct Sandbox: Sendable {
+        /// Bytes the Lua state may hold (Swift-side engine memory is not counted).
+        public var memoryLimit: Int
+        /// VM instructions in all, every callback and coroutine included.
+        public var instructionLimit: Int64
+        public init(memoryLimit: Int = 256 << 20, instructionLimit: Int64 = 1_000_000_000) {
+            self.memoryLimit = memoryLimit
+            self.instructionLimit = instructionLimit
+        }
+    }
+    public let sandbox: Sandbox?
+
+    public init(session: Session, sandbox: Sandbox? = nil) throws {
+        if let sb = sandbox {
+            guard sb.memoryLimit >= 1 << 20 else { throw CalunaError.invalid("sandbox: the memory limit must be at least 1 MiB") }
+            guard sb.instructionLimit >= 1000 else { throw CalunaError.invalid("sandbox: the instruction limit must be at least 1000") }
+        }
+        guard let L = calu_newstate(sandbox.map { $0.memoryLimit } ?? 0) else {
+            throw CalunaError(.outOfMemory, "cannot create a Lua state")
+        }
         self.L = L
         self.session = session
+        self.sandbox = sandbox
         binding = LuaBinding(session: session, state: L)
-        luaL_openlibs(L)
+        if sandbox == nil {
+            luaL_openlibs(L)
+        } else {
+            for (name, open) in [("_G", luaopen_base), ("coroutine", luaopen_coroutine), ("table", luaopen_table),
+                                 ("string", luaopen_string), ("math", luaopen_math), ("utf8", luaopen_utf8)]
+                as [(String, lua_CFunction)] {
+                luaL_requiref(L, name, open, 1)
+                L.pop()
+            }
+        }
         binding.install(in: L)
         // Build the module in protected mode, then register it as loaded.
         calu_push_function(L, { L in protect(L) { L in try LuaModule.push(L); return 1 } })
@@ -25,12 +57,36 @@ public final class LuaHost {
         lua_pushvalue(L, -2)
         lua_setfield(L, -2, "caluna")
         lua_settop(L, 0)
-        lua_getglobal(L, "package")
-        L.rawField(-1, "preload")
-        calu_push_function(L, calu_swift_open_test)
-        lua_setfield(L, -2, "caluna.test")
-        lua_settop(L, 0)
+        if let sb = sandbox {
+            guard luaL_loadbufferx(L, LuaHost.sandboxSetup, LuaHost.sandboxSetup.utf8.count, "=caluna sandbox", "t") == LUA_OK else {
+                throw popError(loading: true)
+            }
+            luaL_getsubtable(L, registryIndex, LUA_LOADED_TABLE)
+            L.rawField(-1, "caluna")
+            calu_remove(L, -2)
+            try call(nargs: 1, nresults: 0)
+            calu_set_instruction_budget(L, sb.instructionLimit)
+        } else {
+            lua_getglobal(L, "package")
+            L.rawField(-1, "preload")
+            calu_push_function(L, calu_swift_open_test)
+            lua_setfield(L, -2, "caluna.test")
+            lua_settop(L, 0)
+        }
     }
+
+    /// Trims the base library for untrusted scripts: text chunks only, no files.
+    static let sandboxSetup = """
+        local loaded = { caluna = (...) }
+        local rawload, type, error = load, type, error
+        dofile, loadfile = nil, nil
+        load = function(chunk, name, mode, env) return rawload(chunk, name, "t", env) end
+        require = function(name)
+          local m = loaded[name]
+          if m == nil then error("module '" .. tostring(name) .. "' is not available in the sandbox", 2) end
+          return m
+        end
+        """
 
     deinit { calu_close(L) }
 
@@ -127,10 +183,10 @@ public func calu_swift_open_test(_ L: OpaquePointer?) -> Int32 {
     protect(L) { L in
         let src = testHarnessSource
         guard luaL_loadbufferx(L, src, src.utf8.count, "=caluna.test", "t") == LUA_OK else {
-            throw LuaScriptError(message: L.string(-1) ?? "cannot load caluna.test")
+            throw CalunaError(.scriptError, L.string(-1) ?? "cannot load caluna.test")
         }
         if calu_pcall(L, 0, 1, 0) != LUA_OK {
-            throw LuaScriptError(message: L.string(-1) ?? "caluna.test failed to load")
+            throw CalunaError(.scriptError, L.string(-1) ?? "caluna.test failed to load")
         }
         return 1
     }

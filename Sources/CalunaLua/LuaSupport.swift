@@ -12,20 +12,19 @@ func protect(_ L: OpaquePointer?, _ body: (OpaquePointer) throws -> Int32) -> In
     guard let L else { return 0 }
     do {
         return try body(L)
-    } catch let e as LuaScriptError {
-        lua_pushstring(L, e.message)
-        return CALU_RAISE_AS_IS
     } catch let e as CalunaError {
+        // A script error already carries its own "file:line:"; pass it on as is.
+        if e.code == .scriptError {
+            lua_pushstring(L, e.message)
+            return CALU_RAISE_AS_IS
+        }
         lua_pushstring(L, "caluna: " + e.message)
-        return e.code == .scriptError ? CALU_RAISE_AS_IS : CALU_RAISE
+        return CALU_RAISE
     } catch {
         lua_pushstring(L, "caluna: \(error)")
         return CALU_RAISE
     }
 }
-
-/// An error raised by Lua code that Swift caught and passes on unchanged.
-struct LuaScriptError: Error { let message: String }
 
 let registryIndex = calu_registryindex()
 

@@ -2,7 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { size_t used, limit; int in_swift; } calu_alloc_state;
+typedef struct {
+    size_t used, limit;       /* bytes in use; cap (0 = none) */
+    int in_swift;             /* > 0 while a Swift binding runs: the cap is not enforced */
+    long long budget;         /* VM instructions left (checked every CALU_BUDGET_STEP); < 0 = none */
+} calu_alloc_state;
+#define CALU_BUDGET_STEP 1000
 static void *calu_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
 static calu_alloc_state *calu_state_of(lua_State *L) {
@@ -37,7 +42,16 @@ int calu_registryindex(void) { return LUA_REGISTRYINDEX; }
 int calu_upvalueindex(int i) { return lua_upvalueindex(i); }
 void calu_pop(lua_State *L, int n) { lua_pop(L, n); }
 void calu_newtable(lua_State *L) { lua_newtable(L); }
-int calu_pcall(lua_State *L, int nargs, int nresults, int msgh) { return lua_pcall(L, nargs, nresults, msgh); }
+/* Lua code called from Swift runs under the memory cap again, even when the
+ * call comes from inside a binding (a layer callback during ca.step). */
+int calu_pcall(lua_State *L, int nargs, int nresults, int msgh) {
+    calu_alloc_state *st = calu_state_of(L);
+    int saved = st ? st->in_swift : 0;
+    if (st) st->in_swift = 0;
+    int status = lua_pcall(L, nargs, nresults, msgh);
+    if (st) st->in_swift = saved;
+    return status;
+}
 const char *calu_tostring(lua_State *L, int idx) { return lua_tostring(L, idx); }
 int calu_isinteger(lua_State *L, int idx) { return lua_isinteger(L, idx); }
 void calu_insert(lua_State *L, int idx) { lua_insert(L, idx); }
@@ -72,6 +86,7 @@ lua_State *calu_newstate(size_t limit) {
     calu_alloc_state *st = (calu_alloc_state *)calloc(1, sizeof *st);
     if (!st) return NULL;
     st->limit = limit;
+    st->budget = -1;
     lua_State *L = lua_newstate(calu_alloc, st);
     if (!L) free(st);
     return L;
@@ -88,15 +103,29 @@ void calu_close(lua_State *L) {
     free(st);
 }
 
+/* The budget is shared by every coroutine of the state (they inherit the hook
+ * from the thread that creates them), so spawning threads does not reset it. */
 static void calu_budget_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    luaL_error(L, "caluna: instruction budget exhausted");
+    calu_alloc_state *st = calu_state_of(L);
+    if (!st || st->budget < 0) return;
+    st->budget -= CALU_BUDGET_STEP;
+    if (st->budget <= 0) {
+        st->budget = 0;
+        luaL_error(L, "caluna: instruction budget exhausted");
+    }
 }
 
 void calu_set_instruction_budget(lua_State *L, long long count) {
-    if (count <= 0) { lua_sethook(L, NULL, 0, 0); return; }
-    if (count > 0x7fffffff) count = 0x7fffffff;
-    lua_sethook(L, calu_budget_hook, LUA_MASKCOUNT, (int)count);
+    calu_alloc_state *st = calu_state_of(L);
+    if (!st) return;
+    if (count <= 0) {
+        st->budget = -1;
+        lua_sethook(L, NULL, 0, 0);
+        return;
+    }
+    st->budget = count;
+    lua_sethook(L, calu_budget_hook, LUA_MASKCOUNT, CALU_BUDGET_STEP);
 }
 
 /* ---- module entry points for stock lua5.4 (`require "caluna"`) ----

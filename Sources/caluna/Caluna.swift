@@ -1,5 +1,6 @@
 import ArgumentParser
 import Caluna
+import CalunaBridge
 import CalunaLua
 
 @main
@@ -29,6 +30,28 @@ struct OutputOptions: ParsableArguments {
             throw ValidationError("--size expects WIDTHxHEIGHT in points, e.g. 320x480 (got '\(size)')")
         }
         return Size(w, h)
+    }
+}
+
+/// How far to trust the scene script.
+struct ScriptOptions: ParsableArguments {
+    @Flag(help: "Run the script as untrusted: no io, os, debug or package library, no file or C loading, with a memory cap and an instruction budget.")
+    var sandbox = false
+
+    @Option(help: ArgumentHelp("Memory cap of the sandboxed Lua state, in MiB.", valueName: "MiB"))
+    var memoryLimit: Int = 256
+
+    @Option(help: "Instruction budget of the sandboxed script (VM instructions in all, callbacks included).")
+    var instructionLimit: Int64 = 1_000_000_000
+
+    func validate() throws {
+        guard memoryLimit >= 1, memoryLimit <= 1 << 20 else { throw ValidationError("--memory-limit must be in 1…1048576 MiB") }
+        guard instructionLimit >= 1000 else { throw ValidationError("--instruction-limit must be at least 1000") }
+    }
+
+    func makeHost(_ session: Session) throws -> LuaHost {
+        try LuaHost(session: session, sandbox: sandbox ? LuaHost.Sandbox(memoryLimit: memoryLimit << 20,
+                                                                          instructionLimit: instructionLimit) : nil)
     }
 }
 

@@ -16,12 +16,14 @@ struct Dump: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @OptionGroup var scriptOptions: ScriptOptions
+
     @Flag(help: "Print the Lua traceback with script errors.")
     var trace = false
 
     func run() throws {
         let session = try Session(size: try outputOptions.parsedSize(), scale: outputOptions.scale)
-        let host = try LuaHost(session: session)
+        let host = try scriptOptions.makeHost(session)
         do {
             try host.runFile(scene)
             let e = session.engine

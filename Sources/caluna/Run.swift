@@ -31,6 +31,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @OptionGroup var scriptOptions: ScriptOptions
+
     @Flag(help: "Print the Lua traceback with script errors.")
     var trace = false
 
@@ -48,7 +50,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let session = try Session(size: try outputOptions.parsedSize(), scale: outputOptions.scale)
-        let host = try LuaHost(session: session)
+        let host = try scriptOptions.makeHost(session)
         let started = monotonicSeconds()
         do {
             try host.runFile(scene)

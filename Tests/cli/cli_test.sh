@@ -60,6 +60,20 @@ printf 'local ca = require "caluna"\nlocal l = ca.Layer{ bounds = {0,0,10,10} }\
 "$cli" run "$tmp/cb.lua" -o "$tmp/c/" 2>"$tmp/err"; rc=$?
 check "a callback error during a frame exits non-zero with its file:line" '[ $rc -ne 0 ] && grep -q "cb.lua:4: layout broke" "$tmp/err"' "$(cat "$tmp/err")"
 
+printf 'local f = io.open("/etc/passwd")\n' > "$tmp/io.lua"
+"$cli" run "$tmp/io.lua" -o "$tmp/io/" --sandbox 2>"$tmp/err"; rc=$?
+check "--sandbox has no io library" '[ $rc -ne 0 ] && grep -q "io.lua:1: attempt to index a nil value (global .io.)" "$tmp/err"' "$(cat "$tmp/err")"
+"$cli" run "$tmp/io.lua" -o "$tmp/io/" -q; rc=$?
+check "without --sandbox the same script runs" '[ $rc -eq 0 ]'
+printf 'local ca = require "caluna"\nwhile true do end\n' > "$tmp/spin.lua"
+"$cli" run "$tmp/spin.lua" -o "$tmp/spin/" --sandbox --instruction-limit 100000 2>"$tmp/err"; rc=$?
+check "--sandbox stops an endless loop" '[ $rc -ne 0 ] && grep -q "instruction budget exhausted" "$tmp/err"' "$(cat "$tmp/err")"
+printf 'local t = {}\nfor i = 1, 1e9 do t[i] = {} end\n' > "$tmp/bomb.lua"
+"$cli" run "$tmp/bomb.lua" -o "$tmp/bomb/" --sandbox --memory-limit 16 2>"$tmp/err"; rc=$?
+check "--sandbox stops a memory bomb" '[ $rc -ne 0 ] && grep -q "not enough memory" "$tmp/err"' "$(cat "$tmp/err")"
+"$cli" run "$tmp/scene.lua" -o "$tmp/sb/" --sandbox -q; rc=$?
+check "--sandbox runs a well-behaved scene" '[ $rc -eq 0 ] && [ -f "$tmp/sb/frame_0000.png" ]'
+
 "$cli" dump "$tmp/scene.lua" --size 100x50 >"$tmp/dump.json"
 check "dump prints the tree as JSON" 'grep -q "\"name\": \"box\"" "$tmp/dump.json" && grep -q "\"backgroundColor\": \"#0000ffff\"" "$tmp/dump.json"'
 check "dump JSON parses" 'LUA_CPATH="" lua5.4 -e "local s = io.read(\"a\"); assert(s:sub(1,1) == \"{\" and s:match(\"}%s*$\"))" < "$tmp/dump.json"'

@@ -41,8 +41,11 @@ lua_State *calu_newstate(size_t limit);
 size_t calu_memory_in_use(lua_State *L);
 /* Close a state made by calu_newstate (frees the allocator state too). */
 void calu_close(lua_State *L);
-/* Instruction budget: after `count` VM instructions the script errors with
- * "instruction budget exhausted". 0 removes the budget. */
+/* Instruction budget for a state made by calu_newstate: after about `count`
+ * VM instructions in all (every coroutine included; counted in steps of
+ * 1000) Lua code errors with "instruction budget exhausted", and keeps
+ * erroring. 0 removes the budget. Set it on the main thread before running
+ * scripts, so coroutines inherit the hook. */
 void calu_set_instruction_budget(lua_State *L, long long count);
 
 int luaopen_caluna(lua_State *L);
