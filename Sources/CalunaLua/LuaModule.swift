@@ -47,10 +47,11 @@ enum LuaModule {
             lua_pushinteger(L, lua_Integer(w)); lua_pushinteger(L, lua_Integer(h)); return 2
         } })
         L.setFunction(-1, "stats", { L in protect(L) { L in
-            let s = try LuaBinding.of(L).engine.lastRenderStats
+            let b = try LuaBinding.of(L)
+            let s = b.engine.lastRenderStats
             calu_newtable(L)
             for (k, v) in [("layersVisited", s.layersVisited), ("layersDrawn", s.layersDrawn),
-                           ("offscreenPasses", s.offscreenPasses)] {
+                           ("offscreenPasses", s.offscreenPasses), ("liveLayers", b.session.handles.liveCount)] {
                 lua_pushinteger(L, lua_Integer(v)); L.setField(-2, k)
             }
             return 1
