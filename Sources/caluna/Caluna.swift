@@ -44,14 +44,26 @@ struct ScriptOptions: ParsableArguments {
     @Option(help: "Instruction budget of the sandboxed script (VM instructions in all, callbacks included).")
     var instructionLimit: Int64 = 1_000_000_000
 
+    @Flag(help: "Print the Lua traceback with script errors.")
+    var trace = false
+
     func validate() throws {
         guard memoryLimit >= 1, memoryLimit <= 1 << 20 else { throw ValidationError("--memory-limit must be in 1…1048576 MiB") }
         guard instructionLimit >= 1000 else { throw ValidationError("--instruction-limit must be at least 1000") }
     }
 
-    func makeHost(_ session: Session) throws -> LuaHost {
-        try LuaHost(session: session, sandbox: sandbox ? LuaHost.Sandbox(memoryLimit: memoryLimit << 20,
-                                                                          instructionLimit: instructionLimit) : nil)
+    /// An engine sized by `output`, with `scene` run in it (errors printed as
+    /// `file:line: message`).
+    func loadScene(_ scene: String, _ output: OutputOptions) throws -> (Session, LuaHost) {
+        let session = try Session(size: try output.parsedSize(), scale: output.scale)
+        let host = try LuaHost(session: session, sandbox: sandbox ? LuaHost.Sandbox(memoryLimit: memoryLimit << 20,
+                                                                                    instructionLimit: instructionLimit) : nil)
+        do {
+            try host.runFile(scene)
+        } catch {
+            throw fail(error, host: host, trace: trace)
+        }
+        return (session, host)
     }
 }
 

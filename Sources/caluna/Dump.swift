@@ -18,19 +18,14 @@ struct Dump: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
-    @Flag(help: "Print the Lua traceback with script errors.")
-    var trace = false
-
     func run() throws {
-        let session = try Session(size: try outputOptions.parsedSize(), scale: outputOptions.scale)
-        let host = try scriptOptions.makeHost(session)
+        let (session, host) = try scriptOptions.loadScene(scene, outputOptions)
         do {
-            try host.runFile(scene)
             let e = session.engine
             try e.advance(to: max(at, e.mediaTime))
             try e.root.layoutIfNeeded()
         } catch {
-            throw fail(error, host: host, trace: trace)
+            throw fail(error, host: host, trace: scriptOptions.trace)
         }
         print(session.engine.root.jsonDescription())
     }

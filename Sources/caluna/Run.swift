@@ -33,9 +33,6 @@ struct Run: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
-    @Flag(help: "Print the Lua traceback with script errors.")
-    var trace = false
-
     @Flag(name: .shortAndLong, help: "No progress bar and no summary.")
     var quiet = false
 
@@ -49,14 +46,8 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Session(size: try outputOptions.parsedSize(), scale: outputOptions.scale)
-        let host = try scriptOptions.makeHost(session)
         let started = monotonicSeconds()
-        do {
-            try host.runFile(scene)
-        } catch {
-            throw fail(error, host: host, trace: trace)
-        }
+        let (session, host) = try scriptOptions.loadScene(scene, outputOptions)
         let single = output.hasSuffix(".png")
         if single {
             let parent = output.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -77,7 +68,7 @@ struct Run: ParsableCommand {
                 try image.writePNG(to: lastPath)
             } catch {
                 progress.finish()
-                throw fail(error, host: host, trace: trace)
+                throw fail(error, host: host, trace: scriptOptions.trace)
             }
             progress.update(i + 1)
         }
