@@ -12,10 +12,6 @@ public final class Engine {
     public private(set) var clock = Clock()
     public private(set) var lastRenderStats = RenderStats()
 
-    /// Called at the start of each step, after the clock moved (timers and
-    /// display links hook in here).
-    public var stepObservers: [(Engine) throws -> Void] = []
-
     public static let defaultSize = Size(320, 480)
 
     public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
@@ -75,7 +71,6 @@ public final class Engine {
     }
 
     private func runFrame() throws {
-        for observer in stepObservers { try observer(self) }
         try root.layoutIfNeeded()
     }
 

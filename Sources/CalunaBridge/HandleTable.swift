@@ -84,11 +84,11 @@ public final class HandleTable {
         return slots.count - 1
     }
 
-    /// Frees the slots of layers that died, bumping their generation.
+    /// Frees the slots of layers that died, bumping their generation. Runs
+    /// only when the free list is empty, so no freed slot is met twice.
     private func sweep() {
         allocationsSinceSweep = 0
-        for i in slots.indices where slots[i].object == nil && slots[i].generation != 0 {
-            if free.contains(i) { continue }
+        for i in slots.indices where slots[i].object == nil {
             slots[i].owned = nil
             slots[i].externalRefs = 0
             slots[i].generation = slots[i].generation == UInt16.max ? 1 : slots[i].generation + 1

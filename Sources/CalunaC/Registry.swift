@@ -51,8 +51,6 @@ final class CEngine {
     }
 
     func record(_ e: CalunaError) {
-        session.lastError = e.message
-        session.lastErrorCode = e.code
         // If even this allocation fails, the previous message stays (better than none).
         if let p = strdup(e.message) {
             free(errorText)

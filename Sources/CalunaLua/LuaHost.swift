@@ -125,9 +125,12 @@ public final class LuaHost {
     private func popError(loading: Bool) -> CalunaError {
         let text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
         L.pop()
-        let parts = text.components(separatedBy: "\nstack traceback:")
-        lastTraceback = parts.count > 1 ? "stack traceback:" + parts[1] : ""
-        return CalunaError(.scriptError, parts[0])
+        guard let r = text.firstRange(of: "\nstack traceback:") else {
+            lastTraceback = ""
+            return CalunaError(.scriptError, text)
+        }
+        lastTraceback = String(text[r.lowerBound...].dropFirst())
+        return CalunaError(.scriptError, String(text[..<r.lowerBound]))
     }
 
     /// Runs `source` as a chunk with string arguments (`...`) and returns
@@ -143,21 +146,6 @@ public final class LuaHost {
         let out = n < 1 ? [] : (1...n).map { L.number($0) ?? .nan }
         lua_settop(L, 0)
         return out
-    }
-}
-
-private extension String {
-    func components(separatedBy sep: String) -> [String] {
-        guard let r = range(of: sep) else { return [self] }
-        return [String(self[..<r.lowerBound]), String(self[r.upperBound...])]
-    }
-    func range(of s: String) -> Range<String.Index>? {
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(s) { return i..<index(i, offsetBy: s.count) }
-            i = index(after: i)
-        }
-        return nil
     }
 }
 

@@ -135,7 +135,7 @@ enum LuaLayer {
         L.setFunction(-1, "__newindex", LuaLayer.newIndex)
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             let l = try LuaLayer.arg(Args(L: L, api: "Layer"), 1)
-            L.push("Layer(\(l.name.map { "\"\($0)\"" } ?? "") \(LuaValues.describeFrame(l)))"); return 1
+            L.push("Layer(\(l.name.map { "\"\($0)\"" } ?? "") frame=\(l.frame))"); return 1
         } })
         L.pop()
     }
@@ -219,8 +219,4 @@ enum LuaLayer {
             _ = try LayerProperties.resolve(key)
         }
     }
-}
-
-extension LuaValues {
-    static func describeFrame(_ l: Layer) -> String { "frame=\(l.frame)" }
 }

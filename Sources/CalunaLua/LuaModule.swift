@@ -105,8 +105,7 @@ enum LuaModule {
         try a.table(i)
         var size: Size? = nil, scale: Double? = nil
         if L.rawField(i, "size") != LUA_TNIL {
-            guard case .size(let s) = try LuaValues.value(L, -1, kind: .size, nullable: false, what: "\(api) size") else { return (nil, nil) }
-            size = s
+            if case .size(let s) = try LuaValues.value(L, -1, kind: .size, nullable: false, what: "\(api) size") { size = s }
         }
         L.pop()
         if L.rawField(i, "scale") != LUA_TNIL {

@@ -38,8 +38,14 @@ public final class Image {
 
     var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
 
-    /// Raw premultiplied ARGB32 words, row by row (`stride` bytes per row).
-    func withPixels<R>(_ body: (UnsafeMutableRawPointer, Int) throws -> R) rethrows -> R {
+    /// Raw premultiplied ARGB32 words, row by row (`stride` bytes per row), to read.
+    func withPixels<R>(_ body: (UnsafeRawPointer, Int) throws -> R) rethrows -> R {
+        cairo_surface_flush(surface)
+        return try body(UnsafeRawPointer(cairo_image_surface_get_data(surface)), stride)
+    }
+
+    /// The same, to write: cairo is told the pixels changed.
+    func withMutablePixels<R>(_ body: (UnsafeMutableRawPointer, Int) throws -> R) rethrows -> R {
         cairo_surface_flush(surface)
         defer { cairo_surface_mark_dirty(surface) }
         return try body(cairo_image_surface_get_data(surface), stride)

@@ -20,7 +20,7 @@ extension Image {
         var mismatched = 0, maxDelta = 0
         withPixels { a, aStride in
             other.withPixels { b, bStride in
-                diff.withPixels { d, dStride in
+                diff.withMutablePixels { d, dStride in
                     for y in 0..<height {
                         for x in 0..<width {
                             let pa = PixelFormat.unpremultiply(a.load(fromByteOffset: y * aStride + x * 4, as: UInt32.self))
