@@ -12,6 +12,23 @@ public final class Engine {
     public private(set) var clock = Clock()
     public private(set) var lastRenderStats = RenderStats()
 
+    // Frame-loop state (FrameLoop.swift): what the next commit must look at.
+    /// Model layers changed since the last commit.
+    var layersNeedingCommit: [Layer] = []
+    /// Layers with attached animations (and ones that just lost them), in the
+    /// order they first got one.
+    var animatedLayers: [Layer] = []
+    var animatedLayerIDs: Set<ObjectIdentifier> = []
+    /// Animation starts and stops waiting to be delivered.
+    var queuedEvents: [AnimationEvent] = []
+    /// Animations were added or removed since the presentation was evaluated.
+    var presentationStale = false
+    /// Timers and display links, in the order they were created.
+    var frameCallbacks: [FrameCallback] = []
+    var nextCallbackSequence = 0
+    /// True while the engine runs a frame (callbacks may not step or render).
+    var runningFrame = false
+
     public static let defaultSize = Size(320, 480)
 
     public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
@@ -22,6 +39,7 @@ public final class Engine {
         r.name = "root"
         r.frame = Rect(origin: .zero, size: size)
         root = r
+        r.ensurePresentation()
     }
 
     /// Output size in pixels: points × scale, rounded up.
@@ -60,29 +78,32 @@ public final class Engine {
 
     /// Advances by `dt` seconds and runs the frame's work (DESIGN §3).
     public func step(_ dt: Double) throws {
-        try clock.step(dt)
-        try runFrame()
+        try checkNotInFrame("step")
+        var c = clock
+        try c.step(dt)
+        try runFrame(to: c.ticks)
     }
 
     /// Advances to absolute time `t` (never backwards) and runs the frame.
     public func advance(to t: Double) throws {
-        try clock.advance(to: t)
-        try runFrame()
+        try checkNotInFrame("advance")
+        var c = clock
+        try c.advance(to: t)
+        try runFrame(to: c.ticks)
     }
 
-    private func runFrame() throws {
-        try root.layoutIfNeeded()
-    }
+    func moveClock(toTick t: Int64) { clock.move(toTick: t) }
 
-    /// Lays out what is marked, then draws the tree into a new bitmap of
-    /// `pixelSize`. Areas no layer covers are transparent.
+    /// Lays out what is marked, commits, then draws the presentation tree
+    /// into a new bitmap of `pixelSize`. Areas no layer covers are transparent.
     public func render() throws -> Image {
-        try root.layoutIfNeeded()
+        try checkNotInFrame("render")
+        try flush()
         let (w, h) = pixelSize
         let target = try Image(width: w, height: h)
         var compositor = Compositor(target: target, scale: scale)
         defer { compositor.finish() }
-        try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
+        try compositor.draw(root.ensurePresentation(), parentSpace: nil, inheritedOpacity: 1)
         lastRenderStats = compositor.stats
         return target
     }

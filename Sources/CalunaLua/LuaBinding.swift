@@ -10,12 +10,17 @@ final class LuaBinding: LayerDelegate {
     /// The Lua thread callbacks run on: the main state, or the coroutine that
     /// is inside a ca.* call that can run callbacks (step, render, …).
     var callState: OpaquePointer
+    /// The state the binding was installed in (registry references live there).
+    let mainState: OpaquePointer
+    /// Set while the Lua state closes: references are no longer released.
+    var closing = false
     /// Layer callbacks a script may set, by name.
     static let callbackNames: Set<String> = ["layoutSublayers"]
 
     init(session: Session, state: OpaquePointer) {
         self.session = session
         callState = state
+        mainState = state
     }
 
     var engine: Engine { session.engine }
@@ -28,11 +33,13 @@ final class LuaBinding: LayerDelegate {
         RetainedUserdata.push(L, self)
         calu_newtable(L)
         L.setFunction(-1, "__gc", { L in
+            RetainedUserdata.object(lua_touserdata(L, 1), as: LuaBinding.self)?.closing = true
             RetainedUserdata.release(lua_touserdata(L, 1), as: LuaBinding.self)
             return 0
         })
         lua_setmetatable(L, -2)
         lua_setfield(L, registryIndex, LuaBinding.registryKey)
+        installMethodCaller(L)
     }
 
     static func of(_ L: OpaquePointer) throws -> LuaBinding {

@@ -189,7 +189,8 @@ enum LuaLayer {
             guard !prop.derived || key == "frame" || key == "affineTransform" else {
                 throw CalunaError(.invalidArgument, "Layer.\(key) is read-only")
             }
-            let value = try LuaValues.value(L, v, kind: prop.kind, nullable: prop.nullable, what: "Layer.\(key)")
+            let value = try LuaValues.value(L, v, kind: prop.kind, nullable: prop.nullable, what: "Layer.\(key)",
+                                            allowsInfinity: prop.allowsInfinity)
             try prop.set(layer, value)
             return
         }

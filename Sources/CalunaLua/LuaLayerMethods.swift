@@ -6,6 +6,7 @@ import Caluna
 /// like `layer.sublayers` in Lua.
 enum LuaLayerMethods {
     static func add(to L: OpaquePointer) {
+        LuaLayerAnimations.add(to: L)
         L.setFunction(-1, "addSublayer", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:addSublayer")
             try LuaLayerMethods.arg(a, 1).addSublayer(try LuaLayerMethods.arg(a, 2))

@@ -11,6 +11,10 @@ enum LuaModule {
         LuaTransform.register(L)
         LuaImage.register(L)
         LuaLayer.register(L)
+        LuaAnimation.register(L)
+        LuaTiming.register(L)
+        LuaPath.register(L)
+        LuaFrameCallbacks.register(L)
 
         calu_newtable(L)
         L.push(calunaVersion); L.setField(-2, "version")
@@ -18,6 +22,18 @@ enum LuaModule {
         LuaTransform.pushClass(L); L.setField(-2, "Transform3D")
         LuaTransform.pushAffineClass(L); L.setField(-2, "AffineTransform")
         LuaImage.pushClass(L); L.setField(-2, "Image")
+        for name in LuaAnimation.classes { LuaAnimation.pushClass(L, name); L.setField(-2, name) }
+        LuaTiming.pushClass(L); L.setField(-2, "MediaTimingFunction")
+        try LuaTiming.pushEasing(L); L.setField(-2, "easing")
+        L.setFunction(-1, "interpolate", LuaTiming.interpolate)
+        L.setFunction(-1, "Path", LuaPath.new)
+        L.setFunction(-1, "displayLink", LuaFrameCallbacks.displayLink)
+        L.setFunction(-1, "after", { L in LuaFrameCallbacks.timer(L, "ca.after", repeats: false) })
+        L.setFunction(-1, "every", { L in LuaFrameCallbacks.timer(L, "ca.every", repeats: true) })
+        L.setFunction(-1, "flush", { L in protect(L) { L in
+            try LuaModule.runEngine(L) { try $0.flush() }
+            return 0
+        } })
         L.setFunction(-1, "setup", LuaModule.setup)
         L.setFunction(-1, "reset", LuaModule.reset)
         L.setFunction(-1, "step", { L in protect(L) { L in
@@ -31,9 +47,11 @@ enum LuaModule {
             try LuaModule.runEngine(L) { try $0.advance(to: t) }
             return 0
         } })
-        L.setFunction(-1, "mediaTime", { L in protect(L) { L in
+        let mediaTime: LuaFunction = { L in protect(L) { L in
             lua_pushnumber(L, try LuaBinding.of(L).engine.mediaTime); return 1
-        } })
+        } }
+        L.setFunction(-1, "mediaTime", mediaTime)
+        L.setFunction(-1, "currentMediaTime", mediaTime)
         L.setFunction(-1, "render", LuaModule.render)
         L.setFunction(-1, "size", { L in protect(L) { L in
             let e = try LuaBinding.of(L).engine
@@ -125,6 +143,7 @@ enum LuaModule {
     static let reset: LuaFunction = { L in protect(L) { L in
         let (size, scale) = try LuaModule.outputOptions(L, "ca.reset", at: 1)
         let b = try LuaBinding.of(L)
+        b.engine.invalidateFrameCallbacks()
         try b.session.reset(size: size ?? Engine.defaultSize, scale: scale ?? 1)
         calu_newtable(L)
         lua_setfield(L, registryIndex, LuaLayer.pinKey)

@@ -64,7 +64,8 @@ enum LuaValues {
 
     /// Converts the Lua value at idx to a Value of `kind`; `what` names the
     /// receiver in errors ("Layer.position").
-    static func value(_ L: OpaquePointer, _ idx: Int32, kind: ValueKind, nullable: Bool, what: String) throws -> Value {
+    static func value(_ L: OpaquePointer, _ idx: Int32, kind: ValueKind, nullable: Bool, what: String,
+                      allowsInfinity: Bool = false) throws -> Value {
         let ty = lua_type(L, idx)
         if ty <= LUA_TNIL {
             guard nullable else { throw mismatch(L, idx, kind, what) }
@@ -88,6 +89,7 @@ enum LuaValues {
         case .null, .path, .array: v = nil
         }
         guard let v else { throw mismatch(L, idx, kind, what) }
+        if allowsInfinity, v == .number(.infinity) { return v }
         guard v.isFinite else { throw CalunaError(.invalidArgument, "\(what) must be finite (got NaN or infinity)") }
         return v
     }
@@ -124,7 +126,7 @@ enum LuaValues {
         case .color(let c): table([("r", c.red), ("g", c.green), ("b", c.blue), ("a", c.alpha)])
         case .transform(let t): LuaTransform.push(L, t)
         case .image(let i): LuaImage.push(L, i)
-        case .path: lua_pushnil(L)
+        case .path(let p): LuaPath.push(L, p)
         case .array(let a):
             lua_createtable(L, Int32(a.count), 0)
             for (i, e) in a.enumerated() { push(L, e, binding: binding); lua_rawseti(L, -2, lua_Integer(i + 1)) }

@@ -60,6 +60,8 @@ T.test("fuzz: 20,000 random property writes, method calls and module calls", fun
       local f = ({ "step", "advance", "setup", "render", "color" })[math.random(5)]
       local a = value()
       if f == "setup" then a = { size = value(), scale = value() } end
+      -- A string would make ca.render write a PNG into the working directory.
+      if f == "render" and type(a) == "string" then a = nil end
       fine, err = pcall(ca[f], a)
     end
     if fine then

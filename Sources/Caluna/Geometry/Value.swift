@@ -65,6 +65,8 @@ public enum Value: Equatable {
     }
 
     // MARK: component key paths ("position.x", "bounds.size.width")
+    // Transforms have Core Animation's virtual components ("rotation.z",
+    // "scale", "translation.x", …), see TransformDecomposition.swift.
 
     /// The kind of value at `component` (e.g. "size.width" of a rect), or nil
     /// if this kind has no such component.
@@ -76,6 +78,7 @@ public enum Value: Equatable {
             return rest.isEmpty ? .number : nil
         case (.rect, "origin"): return componentKind(of: .point, rest)
         case (.rect, "size"): return componentKind(of: .size, rest)
+        case (.transform, _): return Transform3D.virtualComponentKind(component)
         default: return nil
         }
     }
@@ -91,6 +94,7 @@ public enum Value: Equatable {
         case (.size(let s), "height") where rest.isEmpty: return .number(s.height)
         case (.rect(let r), "origin"): return Value.point(r.origin).component(rest)
         case (.rect(let r), "size"): return Value.size(r.size).component(rest)
+        case (.transform(let t), _): return t.virtualComponent(path)
         default: return nil
         }
     }
@@ -111,6 +115,7 @@ public enum Value: Equatable {
         case (.rect(var r), "size", _):
             guard case .size(let s)? = Value.size(r.size).settingComponent(rest, to: v) else { return nil }
             r.size = s; return .rect(r)
+        case (.transform(let t), _, _): return t.settingVirtualComponent(path, to: v).map(Value.transform)
         default: return nil
         }
     }

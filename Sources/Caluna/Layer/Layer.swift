@@ -1,28 +1,13 @@
-/// Core Animation's CALayer: a rectangle in a tree that holds content and
-/// places its sublayers. Properties are declared once in `LayerProperties`
-/// (key, kind, default, animatable, invalidation); this class stores them.
-///
-/// Defaults are the values a fresh layer has, and the property table reads
-/// them from a pristine layer, so they are written only here.
-public final class Layer {
-    /// The engine the layer belongs to; layers never move between engines.
-    public private(set) weak var engine: Engine?
-    public internal(set) weak var superlayer: Layer?
-    public internal(set) var sublayers: [Layer] = []
-
-    /// Assigned by the bridge (C ABI / Lua) the first time the layer is handed
-    /// out; 0 until then. The engine itself never reads it.
-    public var externalID: UInt64 = 0
-
-    /// Receives layout callbacks (weak, like CALayer's delegate).
-    public weak var delegate: LayerDelegate?
-
+/// The stored properties of a layer: what a presentation copy duplicates with
+/// one assignment. Defaults are the values a fresh layer has; the property
+/// table reads them from a pristine layer, so they are written only here.
+public struct LayerState {
     // MARK: geometry (ch.3)
-    public var bounds = Rect.zero { didSet { if bounds != oldValue { setNeedsLayout() } } }
+    public var bounds = Rect.zero
     public var position = Point.zero
     public var anchorPoint = Point(0.5, 0.5)
     public var anchorPointZ = 0.0
-    public var zPosition = 0.0 { didSet { if zPosition != oldValue { superlayer?.sublayerOrderChanged() } } }
+    public var zPosition = 0.0
     public var transform = Transform3D.identity
     public var geometryFlipped = false
 
@@ -37,11 +22,53 @@ public final class Layer {
     public var allowsEdgeAntialiasing = true
     public var name: String? = nil
 
+    // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
+    // superlayer's time to its own, for its animations and its sublayers'.
+    public var timing = MediaTiming()
+}
+
+/// Core Animation's CALayer: a rectangle in a tree that holds content and
+/// places its sublayers. Properties are declared once in `LayerProperties`
+/// (key, kind, default, animatable, invalidation) and stored in `state`;
+/// the accessors below forward to it and note what a change invalidates.
+///
+/// A model layer may own a presentation layer (`presentationLayer`): a copy
+/// in a parallel tree showing the committed state with animations applied at
+/// the current time. The renderer draws the presentation tree.
+public final class Layer {
+    /// The engine the layer belongs to; layers never move between engines.
+    public private(set) weak var engine: Engine?
+    public internal(set) weak var superlayer: Layer?
+    public internal(set) var sublayers: [Layer] = []
+
+    public internal(set) var state = LayerState()
+
+    /// Assigned by the bridge (C ABI / Lua) the first time the layer is handed
+    /// out; 0 until then. The engine itself never reads it.
+    public var externalID: UInt64 = 0
+
+    /// Receives layout callbacks (weak, like CALayer's delegate).
+    public weak var delegate: LayerDelegate?
+
     // MARK: layout state
     public internal(set) var needsLayout = false
     var descendantNeedsLayout = false
     /// Sublayers in drawing order (stable by zPosition); nil when stale.
     var drawingOrderCache: [Layer]? = nil
+
+    // MARK: animation state
+    /// Attached animations in the order they apply (see LayerAnimations).
+    var attachedAnimations: [AttachedAnimation] = []
+    /// The presentation copy, created when the layer is first committed.
+    public internal(set) var presentationLayer: Layer? = nil
+    /// On a presentation layer: the model layer it shows.
+    public internal(set) weak var modelLayerReference: Layer? = nil
+    /// The committed model state (a presentation layer's starting point).
+    var committedState = LayerState()
+    /// The model changed since the last commit (queued on the engine).
+    var needsCommit = false
+    /// The sublayers changed since the last commit.
+    var sublayersNeedCommit = false
 
     public init(engine: Engine?) {
         self.engine = engine
@@ -49,6 +76,37 @@ public final class Layer {
 
     /// A layer outside any engine: only for reading defaults and for tests.
     public convenience init() { self.init(engine: nil) }
+
+    /// True for the read-only copies `presentationLayer` returns.
+    public var isPresentation: Bool { modelLayerReference != nil }
+
+    /// On a presentation layer, the model layer; otherwise the layer itself.
+    public var modelLayer: Layer { modelLayerReference ?? self }
+
+    // MARK: forwarding accessors (one line each; the state struct holds the defaults)
+    public var bounds: Rect { get { state.bounds } set { let oldValue = state.bounds; state.bounds = newValue; if state.bounds != oldValue { boundsChanged() }; markNeedsCommit() } }
+    public var position: Point { get { state.position } set { state.position = newValue; markNeedsCommit() } }
+    public var anchorPoint: Point { get { state.anchorPoint } set { state.anchorPoint = newValue; markNeedsCommit() } }
+    public var anchorPointZ: Double { get { state.anchorPointZ } set { state.anchorPointZ = newValue; markNeedsCommit() } }
+    public var zPosition: Double { get { state.zPosition } set { let oldValue = state.zPosition; state.zPosition = newValue; if state.zPosition != oldValue { superlayer?.sublayerOrderChanged() }; markNeedsCommit() } }
+    public var transform: Transform3D { get { state.transform } set { state.transform = newValue; markNeedsCommit() } }
+    public var geometryFlipped: Bool { get { state.geometryFlipped } set { state.geometryFlipped = newValue; markNeedsCommit() } }
+    public var hidden: Bool { get { state.hidden } set { state.hidden = newValue; markNeedsCommit() } }
+    public var opacity: Double { get { state.opacity } set { state.opacity = newValue; markNeedsCommit() } }
+    public var backgroundColor: Color? { get { state.backgroundColor } set { state.backgroundColor = newValue; markNeedsCommit() } }
+    public var masksToBounds: Bool { get { state.masksToBounds } set { state.masksToBounds = newValue; markNeedsCommit() } }
+    public var allowsGroupOpacity: Bool { get { state.allowsGroupOpacity } set { state.allowsGroupOpacity = newValue; markNeedsCommit() } }
+    public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; markNeedsCommit() } }
+    public var name: String? { get { state.name } set { state.name = newValue; markNeedsCommit() } }
+    public var timing: MediaTiming { get { state.timing } set { state.timing = newValue; markNeedsCommit() } }
+
+    private func boundsChanged() { if !isPresentation { setNeedsLayout() } }
+
+    func markNeedsCommit() {
+        guard !needsCommit, !isPresentation else { return }
+        needsCommit = true
+        engine?.layersNeedingCommit.append(self)
+    }
 
     /// The layer's root ancestor (itself when it has no superlayer).
     public var rootAncestor: Layer {

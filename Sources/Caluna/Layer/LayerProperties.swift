@@ -18,6 +18,8 @@ public struct LayerProperty {
     public let derived: Bool
     public let animatable: Bool
     public let invalidates: Invalidation
+    /// repeatCount and repeatDuration accept infinity (repeat forever).
+    public let allowsInfinity: Bool
     let read: (Layer) -> Value
     let write: (Layer, Value) throws -> Void
 
@@ -36,7 +38,11 @@ public struct LayerProperty {
         } else if v.kind != kind {
             throw CalunaError(.typeMismatch, "\(key) expects \(kind.expectation), got \(v.kind.expectation)")
         }
-        guard v.isFinite else { throw CalunaError(.invalidArgument, "\(key) must be finite (got NaN or infinity)") }
+        if isPresentationWrite(layer) { throw CalunaError.invalid("\(key): this is a presentation layer (read-only); set it on its modelLayer") }
+        if case .number(let n) = v, allowsInfinity, n == .infinity {
+        } else if !v.isFinite {
+            throw CalunaError(.invalidArgument, "\(key) must be finite (got NaN or infinity)")
+        }
         try write(layer, v)
     }
 }
@@ -108,12 +114,12 @@ public let maximumCoordinate = 1.0e8
 extension LayerProperty {
     static func stored<T: ValueConvertible>(
         _ key: String, _ path: ReferenceWritableKeyPath<Layer, T>, animatable: Bool,
-        invalidates: Invalidation = .render, derived: Bool = false,
+        invalidates: Invalidation = .render, derived: Bool = false, allowsInfinity: Bool = false,
         check: @escaping (T) throws -> Void = { _ in }
     ) -> LayerProperty {
         LayerProperty(
             key: key, kind: T.valueKind, nullable: T.nullable, derived: derived, animatable: animatable,
-            invalidates: invalidates,
+            invalidates: invalidates, allowsInfinity: allowsInfinity,
             read: { $0[keyPath: path].value },
             write: { layer, v in
                 guard let t = T(value: v) else {
@@ -122,6 +128,11 @@ extension LayerProperty {
                 try check(t)
                 layer[keyPath: path] = t
             })
+    }
+
+    static func timing(_ key: String, _ path: WritableKeyPath<MediaTiming, Double>) -> LayerProperty {
+        stored(key, (\Layer.timing).appending(path: path), animatable: false, invalidates: .render,
+               allowsInfinity: key.hasPrefix("repeat")) { try MediaTiming.check(key, $0) }
     }
 
     static func checkMagnitude(_ key: String, _ values: Double...) throws {
@@ -161,6 +172,17 @@ public enum LayerProperties {
         .stored("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false),
         .stored("allowsEdgeAntialiasing", \.allowsEdgeAntialiasing, animatable: false),
         .stored("name", \.name, animatable: false, invalidates: []),
+        // Media timing (ch.9): only beginTime, speed and timeOffset change a
+        // layer's time; the others are kept for CAMediaTiming parity.
+        .timing("beginTime", \.beginTime), .timing("duration", \.duration), .timing("speed", \.speed),
+        .timing("timeOffset", \.timeOffset), .timing("repeatCount", \.repeatCount),
+        .timing("repeatDuration", \.repeatDuration),
+        .stored("autoreverses", \.timing.autoreverses, animatable: false, invalidates: []),
+        .stored("fillMode", \.fillModeName, animatable: false, invalidates: []) { v in
+            guard MediaTiming.FillMode(rawValue: v) != nil else {
+                throw CalunaError.invalid("fillMode must be one of \"removed\", \"forwards\", \"backwards\", \"both\"")
+            }
+        },
     ]
 
     private static let byKey: [String: LayerProperty] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
@@ -180,8 +202,6 @@ public enum LayerProperties {
             d[k] = "contents and visual effects (issue #5)"
         }
         for k in ["sublayerTransform", "doubleSided"] { d[k] = "3D transforms (issue #7)" }
-        for k in ["beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
-                  "autoreverses", "fillMode"] { d[k] = "media timing (issue #3)" }
         for k in ["actions", "style"] { d[k] = "actions (issue #4)" }
         for k in ["filters", "backgroundFilters", "compositingFilter", "edgeAntialiasingMask",
                   "layoutManager", "constraints", "autoresizingMask"] {
@@ -200,7 +220,15 @@ public enum LayerProperties {
     }
 }
 
+/// Only the engine writes presentation layers (through `write`).
+private func isPresentationWrite(_ layer: Layer) -> Bool { layer.isPresentation }
+
 extension Layer {
+    var fillModeName: String {
+        get { timing.fillMode.rawValue }
+        set { if let m = MediaTiming.FillMode(rawValue: newValue) { timing.fillMode = m } }
+    }
+
     /// Stored as a Transform3D so it shares the transform kind (setAffineTransform
     /// keeps only the affine part of what it is given).
     var affineTransformValue: Transform3D {

@@ -8,6 +8,9 @@ extension Layer {
     public static let maximumTreeDepth = 1024
 
     private func checkAdoptable(_ layer: Layer) throws {
+        guard !isPresentation, !layer.isPresentation else {
+            throw CalunaError(.treeError, "addSublayer: presentation layers are read-only copies; use modelLayer")
+        }
         guard layer.engine === engine else {
             throw CalunaError(.treeError, "addSublayer: the layer belongs to another engine")
         }
@@ -102,6 +105,7 @@ extension Layer {
 
     /// Sets the whole sublayers array (CALayer's `sublayers` setter).
     public func setSublayers(_ layers: [Layer]) throws {
+        try checkModel("sublayers")
         for (i, l) in layers.enumerated() {
             try checkAdoptable(l)
             if layers[..<i].contains(where: { $0 === l }) {
@@ -122,7 +126,7 @@ extension Layer {
     public func removeFromSuperlayer() { detach() }
 
     private func detach() {
-        guard let s = superlayer else { return }
+        guard let s = superlayer, !isPresentation else { return }
         s.sublayers.removeAll { $0 === self }
         superlayer = nil
         s.didMutateSublayers()
@@ -132,6 +136,8 @@ extension Layer {
     /// layoutSublayers callback sees every added or removed sublayer).
     func didMutateSublayers() {
         drawingOrderCache = nil
+        sublayersNeedCommit = true
+        markNeedsCommit()
         setNeedsLayout()
     }
     func sublayerOrderChanged() { drawingOrderCache = nil }

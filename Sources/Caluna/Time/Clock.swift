@@ -43,4 +43,9 @@ public struct Clock: Sendable {
         }
         ticks = target
     }
+
+    /// Sets the tick count directly (the frame loop stops at event times).
+    mutating func move(toTick t: Int64) { ticks = max(ticks, t) }
+
+    public static func seconds(ticks: Int64) -> Double { Double(ticks) / Double(ticksPerSecond) }
 }

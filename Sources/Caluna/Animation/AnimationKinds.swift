@@ -1,0 +1,129 @@
+/// CABasicAnimation: from, to and by values (Apple's combination table lives
+/// in `BasicAnimation.endpoints`).
+public class BasicAnimation: PropertyAnimation {
+    public var fromValue: Value? = nil
+    public var toValue: Value? = nil
+    public var byValue: Value? = nil
+
+    // Resolved at commit: the presentation value when the animation started,
+    // used where the table says "the current value".
+    var capturedValue: Value? = nil
+
+    public override var className: String { "BasicAnimation" }
+    override func makeEmpty() -> Animation { BasicAnimation() }
+
+    override func copyFields(to c: Animation) {
+        super.copyFields(to: c)
+        guard let c = c as? BasicAnimation else { return }
+        c.fromValue = fromValue
+        c.toValue = toValue
+        c.byValue = byValue
+        c.capturedValue = capturedValue
+    }
+
+    override func contribute(to layer: Layer, _ s: TimingSample) throws { try AnimationEvaluation.basic(self, layer, s) }
+
+    override func validate(for layer: Layer) throws {
+        try super.validate(for: layer)
+        let kind = try valueKind()
+        for (name, v) in [("fromValue", fromValue), ("toValue", toValue), ("byValue", byValue)] {
+            guard let v, v != .null else { continue }
+            if v.kind != kind && !(kind == .color && v.kind == .null) {
+                throw CalunaError(.typeMismatch, "\(className).\(name) for '\(keyPath ?? "")' expects \(kind.expectation), got \(v.kind.expectation)")
+            }
+        }
+    }
+}
+
+/// CASpringAnimation: a basic animation whose progress follows a damped
+/// spring in real (local) seconds instead of a timing curve. Its duration is
+/// what you set (0 → the default); `settlingDuration` says how long the spring
+/// needs, as in Core Animation.
+public final class SpringAnimation: BasicAnimation {
+    public var spring = SpringCurve.standard
+
+    public var settlingDuration: Double { spring.settlingDuration }
+
+    public override var className: String { "SpringAnimation" }
+    override func makeEmpty() -> Animation { SpringAnimation() }
+
+    override func copyFields(to c: Animation) {
+        super.copyFields(to: c)
+        (c as? SpringAnimation)?.spring = spring
+    }
+}
+
+/// CAKeyframeAnimation.
+public final class KeyframeAnimation: PropertyAnimation {
+    public enum CalculationMode: String, CaseIterable, Sendable { case linear, discrete, paced, cubic, cubicPaced }
+    public enum RotationMode: String, CaseIterable, Sendable { case auto, autoReverse }
+
+    public var values: [Value]? = nil
+    /// Overrides `values` for point key paths: every element after a move is a keyframe.
+    public var path: Path? = nil
+    /// One per keyframe (one more for discrete mode is also accepted), in [0, 1], non-decreasing.
+    public var keyTimes: [Double]? = nil
+    /// One per segment (keyframes − 1); missing ones are linear, extra ones ignored.
+    public var timingFunctions: [TimingFunction]? = nil
+    public var calculationMode = CalculationMode.linear
+    public var rotationMode: RotationMode? = nil
+    /// Kochanek–Bartels parameters for the cubic modes (0 when absent).
+    public var tensionValues: [Double]? = nil
+    public var continuityValues: [Double]? = nil
+    public var biasValues: [Double]? = nil
+
+    // Resolved when attached.
+    var frames: KeyframeTrack? = nil
+
+    public override var className: String { "KeyframeAnimation" }
+    override func makeEmpty() -> Animation { KeyframeAnimation() }
+
+    override func copyFields(to c: Animation) {
+        super.copyFields(to: c)
+        guard let c = c as? KeyframeAnimation else { return }
+        c.values = values
+        c.path = path
+        c.keyTimes = keyTimes
+        c.timingFunctions = timingFunctions
+        c.calculationMode = calculationMode
+        c.rotationMode = rotationMode
+        c.tensionValues = tensionValues
+        c.continuityValues = continuityValues
+        c.biasValues = biasValues
+        c.frames = frames
+    }
+
+    override func contribute(to layer: Layer, _ s: TimingSample) throws { try AnimationEvaluation.keyframe(self, layer, s) }
+
+    override func validate(for layer: Layer) throws {
+        try super.validate(for: layer)
+        frames = try KeyframeTrack(self)
+    }
+}
+
+/// CAAnimationGroup: children run together in the group's time. Children
+/// with duration 0 take the group's; the children's delegates and
+/// removedOnCompletion are ignored (Apple).
+public final class AnimationGroup: Animation {
+    public var animations: [Animation]? = nil
+
+    public override var className: String { "AnimationGroup" }
+    override func makeEmpty() -> Animation { AnimationGroup() }
+
+    override func copyFields(to c: Animation) {
+        super.copyFields(to: c)
+        (c as? AnimationGroup)?.animations = animations?.map { $0.copy() }
+    }
+
+    override func contribute(to layer: Layer, _ s: TimingSample) throws { try AnimationEvaluation.group(self, layer, s) }
+
+    override func validate(for layer: Layer) throws {
+        try super.validate(for: layer)
+        for child in animations ?? [] { try child.validate(for: layer) }
+    }
+
+    override func prepareAttached(fallbackDuration fallback: Double) {
+        super.prepareAttached(fallbackDuration: fallback)
+        for child in animations ?? [] { child.prepareAttached(fallbackDuration: resolvedDuration) }
+    }
+}

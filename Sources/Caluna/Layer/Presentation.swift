@@ -1,0 +1,80 @@
+/// The presentation tree: one read-only copy per committed model layer,
+/// showing the committed model state with the attached animations applied at
+/// the current time. The renderer draws it; `presentation()` returns it.
+extension Layer {
+    /// The layer as it is on screen now, or nil before it was first committed
+    /// (R-P5: uncommitted model changes do not show). On a presentation layer,
+    /// itself.
+    public func presentation() -> Layer? {
+        if isPresentation { return self }
+        engine?.updatePresentationIfNeeded()
+        return presentationLayer
+    }
+
+    /// The presentation copy, made (with its subtree's) when first needed.
+    @discardableResult
+    func ensurePresentation() -> Layer {
+        if let p = presentationLayer { return p }
+        let p = Layer(engine: engine)
+        p.modelLayerReference = self
+        committedState = state
+        p.state = state
+        presentationLayer = p
+        p.sublayers = sublayers.map { $0.ensurePresentation() }
+        for s in p.sublayers { s.superlayer = p }
+        return p
+    }
+
+    /// Makes the presentation's sublayers mirror the model's.
+    func commitSublayers() {
+        guard let p = presentationLayer else { return }
+        let fresh = sublayers.map { $0.ensurePresentation() }
+        for old in p.sublayers where old.superlayer === p && !fresh.contains(where: { $0 === old }) {
+            old.superlayer = nil
+        }
+        for s in fresh { s.superlayer = p }
+        p.sublayers = fresh
+        p.drawingOrderCache = nil
+    }
+
+    /// Replaces a presentation layer's values, keeping its parent's drawing
+    /// order current when zPosition moves.
+    func showState(_ s: LayerState) {
+        let zChanged = state.zPosition != s.zPosition
+        state = s
+        if zChanged { superlayer?.sublayerOrderChanged() }
+    }
+
+    /// The layer's local time at media time `t`: each ancestor's beginTime,
+    /// speed and timeOffset applied from the root down (CAMediaTiming).
+    public func localTime(atMediaTime t: Double) -> Double {
+        var chain: [Layer] = []
+        var l: Layer? = self
+        while let cur = l { chain.append(cur); l = cur.superlayer }
+        var time = t
+        for layer in chain.reversed() { time = layer.timing.localTime(fromParent: time) }
+        return time
+    }
+
+    /// Media time for local time `t` (the inverse of `localTime`; a paused
+    /// layer maps back to its beginTime).
+    public func mediaTime(fromLocal t: Double) -> Double {
+        var time = t
+        var l: Layer? = self
+        while let cur = l { time = cur.timing.parentTime(fromLocal: time); l = cur.superlayer }
+        return time
+    }
+
+    /// convertTime:fromLayer: — `t` in `other`'s time (media time when nil)
+    /// to this layer's.
+    public func convertTime(_ t: Double, from other: Layer?) -> Double {
+        localTime(atMediaTime: other?.mediaTime(fromLocal: t) ?? t)
+    }
+
+    /// convertTime:toLayer: — `t` in this layer's time to `other`'s (media
+    /// time when nil).
+    public func convertTime(_ t: Double, to other: Layer?) -> Double {
+        let media = mediaTime(fromLocal: t)
+        return other?.localTime(atMediaTime: media) ?? media
+    }
+}

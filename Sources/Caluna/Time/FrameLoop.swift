@@ -1,0 +1,249 @@
+/// An animation start or stop waiting for delivery to its delegate.
+struct AnimationEvent {
+    enum Kind { case start, stop(finished: Bool) }
+    let kind: Kind
+    let layer: Layer
+    let animation: Animation
+}
+
+/// The frame loop (DESIGN §3): commit, clock, timers and display links,
+/// layout, evaluation of the presentation tree, delivery of animation events.
+extension Engine {
+    /// Commits what changed at the current time without moving the clock:
+    /// lays out, stamps new animations, updates the presentation tree and
+    /// evaluates it. Events it finds are delivered by the next step.
+    public func flush() throws {
+        try root.layoutIfNeeded()
+        commitAndEvaluate()
+    }
+
+    func checkNotInFrame(_ api: String) throws {
+        if runningFrame {
+            throw CalunaError.invalid("\(api) cannot be called from inside a callback while the engine runs a frame")
+        }
+    }
+
+    /// One step from the current time to `target` ticks. Event times in
+    /// between (animation starts and ends that have a delegate) are visited
+    /// exactly, so results do not depend on the step size. The first error a
+    /// callback raised is rethrown once the frame is complete.
+    func runFrame(to target: Int64) throws {
+        runningFrame = true
+        defer { runningFrame = false }
+        var firstError: Error? = nil
+        func note(_ body: () throws -> Void) {
+            do { try body() } catch { if firstError == nil { firstError = error } }
+        }
+        settle(note)
+        while let t = nextEventTick(before: target) {
+            moveClock(toTick: t)
+            settle(note)
+        }
+        let start = clock.ticks
+        moveClock(toTick: target)
+        note { try fireFrameCallbacks(from: start) }
+        settle(note)
+        if let firstError { throw firstError }
+    }
+
+    /// Layout, commit, evaluate, deliver — until callbacks stop changing
+    /// things (bounded, so a callback that always adds work cannot hang).
+    private func settle(_ note: (() throws -> Void) -> Void) {
+        for _ in 0..<16 {
+            note { try root.layoutIfNeeded() }
+            commitAndEvaluate()
+            if queuedEvents.isEmpty { return }
+            note { try deliverEvents() }
+        }
+    }
+
+    // MARK: commit
+
+    func animationsChanged(on layer: Layer) {
+        presentationStale = true
+        if animatedLayerIDs.insert(ObjectIdentifier(layer)).inserted { animatedLayers.append(layer) }
+    }
+
+    func queueStop(_ animation: Animation, layer: Layer, finished: Bool) {
+        queuedEvents.append(AnimationEvent(kind: .stop(finished: finished), layer: layer, animation: animation))
+    }
+
+    func isInTree(_ layer: Layer) -> Bool { layer.rootAncestor === root }
+
+    private func commitAndEvaluate() {
+        stampNewAnimations()
+        let changed = layersNeedingCommit
+        layersNeedingCommit = []
+        for l in changed {
+            l.needsCommit = false
+            guard let p = l.presentationLayer else { continue }
+            l.committedState = l.state
+            if !animatedLayerIDs.contains(ObjectIdentifier(l)) { p.showState(l.state) }
+        }
+        for l in changed where l.sublayersNeedCommit {
+            l.sublayersNeedCommit = false
+            l.commitSublayers()
+        }
+        evaluateAnimations()
+    }
+
+    /// Fixes beginTime (0 → the layer's time now) and captures the values a
+    /// missing fromValue stands for, for animations whose layer is in the tree.
+    private func stampNewAnimations() {
+        let now = mediaTime
+        for l in animatedLayers where l.attachedAnimations.contains(where: { !$0.stamped }) && isInTree(l) {
+            let local = l.localTime(atMediaTime: now)
+            let shown = l.presentationLayer ?? l
+            for i in l.attachedAnimations.indices where !l.attachedAnimations[i].stamped {
+                let a = l.attachedAnimations[i].animation
+                if a.timing.beginTime == 0 { a.timing.beginTime = local }
+                Engine.capture(a, from: shown)
+                l.attachedAnimations[i].stamped = true
+            }
+        }
+    }
+
+    private static func capture(_ a: Animation, from shown: Layer) {
+        if let b = a as? BasicAnimation, b.valueFunction == nil, let target = b.target {
+            b.capturedValue = target.read(shown)
+        }
+        for child in (a as? AnimationGroup)?.animations ?? [] { capture(child, from: shown) }
+    }
+
+    // MARK: evaluation
+
+    func updatePresentationIfNeeded() {
+        if presentationStale { evaluateAnimations() }
+    }
+
+    /// Sets every animated presentation layer to its committed state plus its
+    /// animations at the current time; records starts and stops; removes
+    /// finished animations (removedOnCompletion) and those of layers that
+    /// left the tree.
+    private func evaluateAnimations() {
+        presentationStale = false
+        let now = mediaTime
+        var keep: [Layer] = []
+        for l in animatedLayers {
+            let p = l.presentationLayer
+            p?.showState(l.committedState)
+            guard let p, isInTree(l) else {
+                // Out of the tree: running animations end (finished: false);
+                // ones never started wait for the layer to be committed.
+                var i = 0
+                while i < l.attachedAnimations.count {
+                    if l.attachedAnimations[i].stamped { l.detachAnimation(at: i, finished: false) } else { i += 1 }
+                }
+                if !l.attachedAnimations.isEmpty { keep.append(l) } else { animatedLayerIDs.remove(ObjectIdentifier(l)) }
+                continue
+            }
+            let local = l.localTime(atMediaTime: now)
+            var i = 0
+            while i < l.attachedAnimations.count {
+                var a = l.attachedAnimations[i]
+                guard a.stamped else { i += 1; continue }
+                let s = a.animation.sample(parentTime: local)
+                let hasDelegate = a.animation.delegate != nil
+                if !a.started, s.phase != .before {
+                    a.started = true
+                    if hasDelegate { queuedEvents.append(AnimationEvent(kind: .start, layer: l, animation: a.animation)) }
+                }
+                if s.phase == .after, !a.stopped {
+                    a.stopped = true
+                    if hasDelegate { queueStop(a.animation, layer: l, finished: true) }
+                    if a.animation.removedOnCompletion {
+                        l.attachedAnimations.remove(at: i)
+                        continue
+                    }
+                }
+                l.attachedAnimations[i] = a
+                if s.contributes { try? a.animation.contribute(to: p, s) }
+                i += 1
+            }
+            if l.attachedAnimations.isEmpty { animatedLayerIDs.remove(ObjectIdentifier(l)) } else { keep.append(l) }
+        }
+        animatedLayers = keep
+    }
+
+    // MARK: events
+
+    /// The earliest tick in (now, target) at which an animation with a
+    /// delegate starts or ends, or nil. Only layers whose time runs forwards
+    /// (every speed on the way up positive) are predicted; others are
+    /// noticed at the end of the step.
+    private func nextEventTick(before target: Int64) -> Int64? {
+        let now = clock.ticks
+        var best: Int64? = nil
+        for l in animatedLayers where isInTree(l) && timeRunsForward(l) {
+            for a in l.attachedAnimations where a.stamped && !a.stopped && a.animation.delegate != nil {
+                let anim = a.animation
+                guard anim.timing.speed > 0 else { continue }
+                var locals: [(Double, TimingSample.Phase)] = []
+                if !a.started { locals.append((anim.timing.beginTime, .active)) }
+                let end = anim.timing.beginTime + anim.timing.activeDuration(iteration: anim.resolvedDuration) / anim.timing.speed
+                if end.isFinite { locals.append((end, .after)) }
+                for (t, phase) in locals {
+                    let media = l.mediaTime(fromLocal: t)
+                    guard media.isFinite, media >= 0, media < Clock.maximumSeconds else { continue }
+                    var tick = Int64((media * Double(Clock.ticksPerSecond)).rounded())
+                    // Round up to the first tick at which the change shows.
+                    for _ in 0..<4 where !reached(phase, anim, l, tick) { tick += 1 }
+                    if tick > now, tick < target, best.map({ tick < $0 }) ?? true { best = tick }
+                }
+            }
+        }
+        return best
+    }
+
+    private func reached(_ phase: TimingSample.Phase, _ a: Animation, _ l: Layer, _ tick: Int64) -> Bool {
+        let s = a.sample(parentTime: l.localTime(atMediaTime: Clock.seconds(ticks: tick)))
+        return phase == .after ? s.phase == .after : s.phase != .before
+    }
+
+    private func timeRunsForward(_ l: Layer) -> Bool {
+        var cur: Layer? = l
+        while let c = cur { if !(c.timing.speed > 0) { return false }; cur = c.superlayer }
+        return true
+    }
+
+    /// Delivers queued events: starts before stops, each in layer tree order
+    /// then in the order the layer applies its animations (DESIGN §3).
+    func deliverEvents() throws {
+        var events = queuedEvents
+        queuedEvents = []
+        if Set(events.map { ObjectIdentifier($0.layer) }).count > 1 {
+            var order: [ObjectIdentifier: Int] = [:]
+            var stack = [root!]
+            while let l = stack.popLast() {
+                order[ObjectIdentifier(l)] = order.count
+                stack.append(contentsOf: l.sublayers.reversed())
+            }
+            let indexed = events.enumerated().map { ($0.offset, $0.element) }
+            events = indexed.sorted { a, b in
+                let sa = a.1.isStart ? 0 : 1, sb = b.1.isStart ? 0 : 1
+                if sa != sb { return sa < sb }
+                let oa = order[ObjectIdentifier(a.1.layer)] ?? Int.max, ob = order[ObjectIdentifier(b.1.layer)] ?? Int.max
+                return oa != ob ? oa < ob : a.0 < b.0
+            }.map { $0.1 }
+        } else {
+            events = events.filter { $0.isStart } + events.filter { !$0.isStart }
+        }
+        var firstError: Error? = nil
+        for e in events {
+            guard let d = e.animation.delegate else { continue }
+            do {
+                switch e.kind {
+                case .start: try d.animationDidStart(e.animation)
+                case .stop(let finished): try d.animationDidStop(e.animation, finished: finished)
+                }
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+}
+
+extension AnimationEvent {
+    var isStart: Bool { if case .start = kind { return true } else { return false } }
+}

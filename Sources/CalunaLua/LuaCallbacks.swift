@@ -1,0 +1,101 @@
+import CLua
+import CalunaLuaShim
+import Caluna
+
+/// A Lua value kept alive for the engine (a callback, a delegate, a tag) in
+/// the registry. Released when the Swift side lets go of it, unless the Lua
+/// state is already closing.
+final class LuaRef {
+    let ref: Int32
+    weak var binding: LuaBinding?
+
+    /// Takes a reference to the value at idx (the stack is left unchanged).
+    init(_ L: OpaquePointer, _ idx: Int32, binding: LuaBinding) {
+        lua_pushvalue(L, idx)
+        ref = luaL_ref(L, registryIndex)
+        self.binding = binding
+    }
+
+    func push(_ L: OpaquePointer) { lua_rawgeti(L, registryIndex, lua_Integer(ref)) }
+
+    deinit {
+        guard let b = binding, !b.closing else { return }
+        luaL_unref(b.mainState, registryIndex, ref)
+    }
+}
+
+extension LuaBinding {
+    static let methodCallerKey = "caluna.callMethod"
+
+    /// Lua source for `call(object, name, …)`: looks the method up with
+    /// metamethods (delegates may be objects with classes) and calls it as
+    /// object:name(…); does nothing when the object has no such method. It
+    /// is Lua so a failing __index raises inside lua_pcall, not across Swift.
+    static let methodCallerSource = """
+        return function(object, name, ...)
+          local f = object[name]
+          if f ~= nil then return f(object, ...) end
+        end
+        """
+
+    func installMethodCaller(_ L: OpaquePointer) {
+        guard luaL_loadstring(L, LuaBinding.methodCallerSource) == LUA_OK, calu_pcall(L, 0, 1, 0) == LUA_OK else {
+            L.pop(); return
+        }
+        lua_setfield(L, registryIndex, LuaBinding.methodCallerKey)
+    }
+
+    /// Calls object:name(args…) in protected mode on the current call thread;
+    /// `pushArgs` pushes the arguments and returns how many. A Lua error
+    /// becomes a script error with its "file:line:".
+    func callMethod(_ object: LuaRef, _ name: String, _ pushArgs: (OpaquePointer) -> Int32) throws {
+        let L = callState
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        lua_getfield(L, registryIndex, LuaBinding.methodCallerKey)
+        object.push(L)
+        L.push(name)
+        let n = pushArgs(L)
+        try pcall(L, nargs: 2 + n)
+    }
+
+    /// Calls the function `fn` with arguments, in protected mode.
+    func call(_ fn: LuaRef, _ pushArgs: (OpaquePointer) -> Int32) throws {
+        let L = callState
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        fn.push(L)
+        let n = pushArgs(L)
+        try pcall(L, nargs: n)
+    }
+
+    private func pcall(_ L: OpaquePointer, nargs: Int32) throws {
+        if calu_pcall(L, nargs, 0, 0) != LUA_OK {
+            let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
+            throw CalunaError(.scriptError, msg)
+        }
+    }
+}
+
+/// An animation delegate written in Lua: a table or object with optional
+/// methods animationDidStart(self, anim) and animationDidStop(self, anim, finished).
+final class LuaAnimationDelegate: AnimationDelegate {
+    let object: LuaRef
+    init(_ object: LuaRef) { self.object = object }
+
+    func animationDidStart(_ animation: Animation) throws {
+        guard let b = object.binding else { return }
+        try b.callMethod(object, "animationDidStart") { L in
+            LuaAnimation.push(L, animation, binding: b); return 1
+        }
+    }
+
+    func animationDidStop(_ animation: Animation, finished: Bool) throws {
+        guard let b = object.binding else { return }
+        try b.callMethod(object, "animationDidStop") { L in
+            LuaAnimation.push(L, animation, binding: b)
+            lua_pushboolean(L, finished ? 1 : 0)
+            return 2
+        }
+    }
+}
