@@ -19,6 +19,12 @@ public final class Engine {
     /// order they first got one.
     var animatedLayers: [Layer] = []
     var animatedLayerIDs: Set<ObjectIdentifier> = []
+    /// Attached animations that have a delegate (none: no event times to visit).
+    var animationsWithDelegates = 0
+    /// Layers that got animations not yet stamped by a commit.
+    var layersWithNewAnimations: [Layer] = []
+    /// The clock reading the presentation tree was last evaluated at.
+    var lastEvaluatedTick: Int64? = nil
     /// Animation starts and stops waiting to be delivered.
     var queuedEvents: [AnimationEvent] = []
     /// Animations were added or removed since the presentation was evaluated.

@@ -3,6 +3,7 @@ import Glibc
 /// Every benchmark, in the order they run. Add a row here.
 let allBenchmarks: [Benchmark.Type] = [
     SolidLayers.self,
+    AnimatedLayers.self,
 ]
 
 let usage = """

@@ -1,10 +1,14 @@
 /// A layer key path resolved once, when an animation is attached: the
 /// property and the component inside it ("position.x", "transform.rotation.z").
-struct ResolvedKeyPath {
+final class ResolvedKeyPath {
     let keyPath: String
     let property: LayerProperty
     let components: [Substring]
     let kind: ValueKind
+    /// Whole properties animated every frame by many layers are read and
+    /// written directly (the animated-layers benchmark asks for it).
+    let slot: Slot
+    enum Slot { case position, opacity, bounds, transform, backgroundColor, anchorPoint, other }
 
     init(_ keyPath: String) throws {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
@@ -21,9 +25,22 @@ struct ResolvedKeyPath {
         self.property = property
         self.components = rest
         self.kind = kind
+        let slots: [String: Slot] = ["position": .position, "opacity": .opacity, "bounds": .bounds,
+                                     "transform": .transform, "backgroundColor": .backgroundColor,
+                                     "anchorPoint": .anchorPoint]
+        slot = rest.isEmpty ? slots[property.key] ?? .other : .other
     }
 
     func read(_ layer: Layer) -> Value {
+        switch slot {
+        case .position: return .point(layer.state.position)
+        case .opacity: return .number(layer.state.opacity)
+        case .bounds: return .rect(layer.state.bounds)
+        case .transform: return .transform(layer.state.transform)
+        case .anchorPoint: return .point(layer.state.anchorPoint)
+        case .backgroundColor: return layer.state.backgroundColor.map { .color($0) } ?? .null
+        case .other: break
+        }
         let whole = property.get(layer)
         return components.isEmpty ? whole : (whole.component(components) ?? whole)
     }
@@ -31,6 +48,15 @@ struct ResolvedKeyPath {
     /// Writes a presentation value. A value the property refuses (a spring
     /// overshooting into a negative size) leaves the previous value.
     func write(_ layer: Layer, _ v: Value) {
+        switch (slot, v) {
+        case (.position, .point(let p)): layer.state.position = p; return
+        case (.opacity, .number(let n)): layer.state.opacity = n; return
+        case (.transform, .transform(let t)): layer.state.transform = t; return
+        case (.anchorPoint, .point(let p)): layer.state.anchorPoint = p; return
+        case (.backgroundColor, .color(let c)): layer.state.backgroundColor = c; return
+        case (.bounds, .rect(let r)) where r.size.width >= 0 && r.size.height >= 0: layer.state.bounds = r; return
+        default: break
+        }
         if components.isEmpty {
             try? property.write(layer, v)
         } else if let whole = property.get(layer).settingComponent(components, to: v) {
@@ -82,8 +108,7 @@ enum AnimationEvaluation {
         let underlying = target.read(layer)
         let base = neutral(a, underlying: underlying)
         let (from, to) = try endpoints(a, current: a.capturedValue ?? base, underlying: base)
-        var f = a.progress(s)
-        if let spring = a as? SpringAnimation { f = spring.spring.fraction(at: f * a.resolvedDuration) }
+        let f = a.fraction(a.progress(s))
         var v = try Interpolation.interpolate(from, to, f)
         if a.cumulative, s.iteration > 0 {
             v = try Interpolation.add(v, try Interpolation.multiply(try Interpolation.subtract(to, from), s.iteration))

@@ -23,6 +23,9 @@ public class BasicAnimation: PropertyAnimation {
 
     override func contribute(to layer: Layer, _ s: TimingSample) throws { try AnimationEvaluation.basic(self, layer, s) }
 
+    /// How far from the start value to the end value at eased progress `p`.
+    func fraction(_ p: Double) -> Double { p }
+
     override func validate(for layer: Layer) throws {
         try super.validate(for: layer)
         let kind = try valueKind()
@@ -43,6 +46,9 @@ public final class SpringAnimation: BasicAnimation {
     public var spring = SpringCurve.standard
 
     public var settlingDuration: Double { spring.settlingDuration }
+
+    /// The spring runs in real local seconds (the timing function warps them).
+    override func fraction(_ p: Double) -> Double { spring.fraction(at: p * resolvedDuration) }
 
     public override var className: String { "SpringAnimation" }
     override func makeEmpty() -> Animation { SpringAnimation() }

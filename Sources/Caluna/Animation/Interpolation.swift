@@ -76,8 +76,9 @@ public enum Interpolation {
         return try combine(a, b, "add", +)
     }
 
-    /// a "minus" b, the inverse of `add`: add(subtract(a, b), b) == a.
-    /// Transforms: `a.concatenating(b⁻¹)`; a singular b throws invalidArgument.
+    /// a "minus" b, the inverse of `add`: add(subtract(a, b), b) == a (for
+    /// colours only while no component is clamped). Transforms:
+    /// `a.concatenating(b⁻¹)`; a singular b throws invalidArgument.
     public static func subtract(_ a: Value, _ b: Value) throws -> Value {
         if case let (.transform(s), .transform(t)) = (a, b) {
             guard let inv = t.inverted() else {
@@ -187,7 +188,8 @@ public enum Interpolation {
         }
         guard let x = components(a), let y = components(b),
               let v = value(components: zip(x, y).map { op($0, $1) }, like: a) else {
-            throw CalunaError(.notSupported, "cannot \(verb) values of kind \(a.kind.rawValue) (they have no arithmetic)")
+            throw CalunaError(.notSupported,
+                              "cannot \(verb) values of kind \(a.kind.rawValue) (they have no arithmetic)")
         }
         return v
     }

@@ -30,7 +30,9 @@ public struct DecomposedTransform: Equatable, Sendable {
     }
     public struct Perspective: Equatable, Sendable {
         public var x, y, z, w: Double
-        public init(_ x: Double, _ y: Double, _ z: Double, _ w: Double) { self.x = x; self.y = y; self.z = z; self.w = w }
+        public init(_ x: Double, _ y: Double, _ z: Double, _ w: Double) {
+            self.x = x; self.y = y; self.z = z; self.w = w
+        }
     }
     public struct Quaternion: Equatable, Sendable {
         public var x, y, z, w: Double
@@ -121,7 +123,8 @@ public struct DecomposedTransform: Equatable, Sendable {
     /// Linear in translation, scale, skew and perspective; rotation by slerp
     /// along the shorter arc. f outside 0…1 extrapolates along the same lines
     /// and the same great circle (for overshooting springs).
-    public static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform, _ f: Double) -> DecomposedTransform {
+    public static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform,
+                                   _ f: Double) -> DecomposedTransform {
         func l(_ x: Double, _ y: Double) -> Double { x + (y - x) * f }
         func l3(_ x: Vector3, _ y: Vector3) -> Vector3 { Vector3(l(x.x, y.x), l(x.y, y.y), l(x.z, y.z)) }
         return DecomposedTransform(

@@ -9,7 +9,8 @@ public enum Value: Equatable {
     case size(Size)
     case rect(Rect)
     case color(Color)
-    case transform(Transform3D)
+    // Boxed: a matrix is 128 bytes and would make every Value that large.
+    indirect case transform(Transform3D)
     case image(Image)
     case path(Path)
     case array([Value])

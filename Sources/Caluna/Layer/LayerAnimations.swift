@@ -23,7 +23,8 @@ extension Layer {
         copy.prepareAttached(fallbackDuration: MediaTiming.defaultDuration)
         if let key { removeAnimation(forKey: key) }
         attachedAnimations.append(AttachedAnimation(key: key, animation: copy))
-        engine?.animationsChanged(on: self)
+        if copy.delegate != nil { engine?.animationsWithDelegates += 1 }
+        engine?.animationsChanged(on: self, added: true)
     }
 
     /// The attached copy under `key` (read-only), or nil.
@@ -51,6 +52,7 @@ extension Layer {
 
     func detachAnimation(at i: Int, finished: Bool) {
         let a = attachedAnimations.remove(at: i)
+        if a.animation.delegate != nil { engine?.animationsWithDelegates -= 1 }
         if !a.stopped, a.animation.delegate != nil {
             engine?.queueStop(a.animation, layer: self, finished: finished)
         }

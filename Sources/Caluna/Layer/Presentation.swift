@@ -48,12 +48,7 @@ extension Layer {
     /// The layer's local time at media time `t`: each ancestor's beginTime,
     /// speed and timeOffset applied from the root down (CAMediaTiming).
     public func localTime(atMediaTime t: Double) -> Double {
-        var chain: [Layer] = []
-        var l: Layer? = self
-        while let cur = l { chain.append(cur); l = cur.superlayer }
-        var time = t
-        for layer in chain.reversed() { time = layer.timing.localTime(fromParent: time) }
-        return time
+        timing.localTime(fromParent: superlayer?.localTime(atMediaTime: t) ?? t)
     }
 
     /// Media time for local time `t` (the inverse of `localTime`; a paused

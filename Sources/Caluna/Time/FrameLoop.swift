@@ -59,8 +59,9 @@ extension Engine {
 
     // MARK: commit
 
-    func animationsChanged(on layer: Layer) {
+    func animationsChanged(on layer: Layer, added: Bool = false) {
         presentationStale = true
+        if added { layersWithNewAnimations.append(layer) }
         if animatedLayerIDs.insert(ObjectIdentifier(layer)).inserted { animatedLayers.append(layer) }
     }
 
@@ -71,6 +72,9 @@ extension Engine {
     func isInTree(_ layer: Layer) -> Bool { layer.rootAncestor === root }
 
     private func commitAndEvaluate() {
+        // Nothing changed since the presentation was evaluated at this time.
+        if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,
+           layersWithNewAnimations.isEmpty { return }
         stampNewAnimations()
         let changed = layersNeedingCommit
         layersNeedingCommit = []
@@ -91,7 +95,11 @@ extension Engine {
     /// missing fromValue stands for, for animations whose layer is in the tree.
     private func stampNewAnimations() {
         let now = mediaTime
-        for l in animatedLayers where l.attachedAnimations.contains(where: { !$0.stamped }) && isInTree(l) {
+        let candidates = layersWithNewAnimations
+        layersWithNewAnimations = []
+        for l in candidates where l.attachedAnimations.contains(where: { !$0.stamped }) {
+            // A layer outside the tree keeps its new animations for later.
+            guard isInTree(l) else { layersWithNewAnimations.append(l); continue }
             let local = l.localTime(atMediaTime: now)
             let shown = l.presentationLayer ?? l
             for i in l.attachedAnimations.indices where !l.attachedAnimations[i].stamped {
@@ -122,8 +130,12 @@ extension Engine {
     /// left the tree.
     private func evaluateAnimations() {
         presentationStale = false
+        lastEvaluatedTick = clock.ticks
         let now = mediaTime
         var keep: [Layer] = []
+        keep.reserveCapacity(animatedLayers.count)
+        // Siblings share their superlayer's time: compute it once per run.
+        var lastParent: Layer? = nil, lastParentTime = now
         for l in animatedLayers {
             let p = l.presentationLayer
             p?.showState(l.committedState)
@@ -137,7 +149,11 @@ extension Engine {
                 if !l.attachedAnimations.isEmpty { keep.append(l) } else { animatedLayerIDs.remove(ObjectIdentifier(l)) }
                 continue
             }
-            let local = l.localTime(atMediaTime: now)
+            if let s = l.superlayer, s !== lastParent {
+                lastParent = s
+                lastParentTime = s.localTime(atMediaTime: now)
+            }
+            let local = l.timing.localTime(fromParent: l.superlayer == nil ? now : lastParentTime)
             var i = 0
             while i < l.attachedAnimations.count {
                 var a = l.attachedAnimations[i]
@@ -153,6 +169,7 @@ extension Engine {
                     if hasDelegate { queueStop(a.animation, layer: l, finished: true) }
                     if a.animation.removedOnCompletion {
                         l.attachedAnimations.remove(at: i)
+                        if hasDelegate { animationsWithDelegates -= 1 }
                         continue
                     }
                 }
@@ -172,9 +189,11 @@ extension Engine {
     /// (every speed on the way up positive) are predicted; others are
     /// noticed at the end of the step.
     private func nextEventTick(before target: Int64) -> Int64? {
+        guard animationsWithDelegates > 0 else { return nil }
         let now = clock.ticks
         var best: Int64? = nil
-        for l in animatedLayers where isInTree(l) && timeRunsForward(l) {
+        for l in animatedLayers where l.attachedAnimations.contains(where: { $0.animation.delegate != nil })
+            && isInTree(l) && timeRunsForward(l) {
             for a in l.attachedAnimations where a.stamped && !a.stopped && a.animation.delegate != nil {
                 let anim = a.animation
                 guard anim.timing.speed > 0 else { continue }
