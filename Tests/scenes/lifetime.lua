@@ -63,3 +63,44 @@ T.test("a subtree kept only by the tree stays alive and is freed with its parent
   ca.root.sublayers[1]:removeFromSuperlayer()
   T.eq(settle(), base)
 end)
+
+T.test("animated layers are freed: removed mid-flight, finished, or never added and cleared", function()
+  local base = settle()
+  local detached = {}
+  for i = 1, 100 do
+    local l = ca.Layer{ bounds = {0, 0, 10, 10} }
+    -- A delegate that references its own layer: a cycle through the registry.
+    l:addAnimation(ca.BasicAnimation{ keyPath = "opacity", toValue = 0, duration = 1,
+                                      delegate = { animationDidStop = function() return l end } }, "fade")
+    if i % 2 == 0 then ca.root:addSublayer(l) else detached[#detached + 1] = l end
+  end
+  ca.step(0.5)
+  for _, l in ipairs(ca.root.sublayers) do l:removeFromSuperlayer() end
+  ca.step(0.1)
+  T.eq(settle(), base + 50, "layers that left the tree lost their animations and are freed")
+  -- Known limit (README): an animation waiting on a layer that never joined
+  -- the tree keeps a delegate that references the layer alive until removed.
+  for _, l in ipairs(detached) do l:removeAllAnimations() end
+  detached = nil
+  T.eq(settle(), base, "cleared waiting animations let their layers go")
+  local kept = ca.Layer{ bounds = {0, 0, 10, 10} }
+  ca.root:addSublayer(kept)
+  kept:addAnimation(ca.BasicAnimation{ keyPath = "opacity", toValue = 0, duration = 1,
+                                       delegate = { animationDidStop = function() return kept end } })
+  kept = nil
+  ca.step(2)
+  T.eq(#ca.root.sublayers[1]:animationKeys(), 0)
+  ca.root.sublayers[1]:removeFromSuperlayer()
+  T.eq(settle(), base, "a finished animation lets its layer go")
+end)
+
+T.test("an animation added before the layer joins the tree starts when it is committed there", function()
+  local l = ca.Layer{ bounds = {0, 0, 10, 10}, position = {0, 0} }
+  l:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 0, toValue = 100, duration = 1 }, "x")
+  ca.step(1)                                 -- not in the tree: waits
+  T.eq(l:presentation(), nil)
+  ca.root:addSublayer(l)
+  ca.step(0)                                 -- committed at t = 1: begins now
+  ca.advance(1.5)
+  T.near(l:presentation().position.x, 50, 1e-9)
+end)

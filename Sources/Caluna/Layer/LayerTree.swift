@@ -60,6 +60,7 @@ extension Layer {
         layer.superlayer = self
         didMutateSublayers()
         if layer.needsLayout || layer.descendantNeedsLayout { layer.propagateNeedsLayoutUp() }
+        engine?.adoptAnimations(in: layer)
     }
 
     public func insertSublayer(_ layer: Layer, below sibling: Layer?) throws {
@@ -119,6 +120,7 @@ extension Layer {
             sublayers.append(l)
             l.superlayer = self
             if l.needsLayout || l.descendantNeedsLayout { l.propagateNeedsLayoutUp() }
+            engine?.adoptAnimations(in: l)
         }
         didMutateSublayers()
     }

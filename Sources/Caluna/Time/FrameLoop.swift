@@ -71,6 +71,18 @@ extension Engine {
 
     func isInTree(_ layer: Layer) -> Bool { layer.rootAncestor === root }
 
+    /// A subtree joined a tree: its layers' waiting animations are tracked
+    /// again (they are stamped by the next commit if the tree is the engine's).
+    func adoptAnimations(in layer: Layer) {
+        var stack = [layer]
+        while let l = stack.popLast() {
+            if !l.attachedAnimations.isEmpty {
+                animationsChanged(on: l, added: l.attachedAnimations.contains { !$0.stamped })
+            }
+            stack.append(contentsOf: l.sublayers)
+        }
+    }
+
     private func commitAndEvaluate() {
         // Nothing changed since the presentation was evaluated at this time.
         if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,
@@ -98,8 +110,9 @@ extension Engine {
         let candidates = layersWithNewAnimations
         layersWithNewAnimations = []
         for l in candidates where l.attachedAnimations.contains(where: { !$0.stamped }) {
-            // A layer outside the tree keeps its new animations for later.
-            guard isInTree(l) else { layersWithNewAnimations.append(l); continue }
+            // A layer outside the tree keeps its new animations until it joins
+            // the tree (adoptAnimations); the engine does not hold it meanwhile.
+            guard isInTree(l) else { continue }
             let local = l.localTime(atMediaTime: now)
             let shown = l.presentationLayer ?? l
             for i in l.attachedAnimations.indices where !l.attachedAnimations[i].stamped {
@@ -146,7 +159,7 @@ extension Engine {
                 while i < l.attachedAnimations.count {
                     if l.attachedAnimations[i].stamped { l.detachAnimation(at: i, finished: false) } else { i += 1 }
                 }
-                if !l.attachedAnimations.isEmpty { keep.append(l) } else { animatedLayerIDs.remove(ObjectIdentifier(l)) }
+                animatedLayerIDs.remove(ObjectIdentifier(l))
                 continue
             }
             if let s = l.superlayer, s !== lastParent {
