@@ -6,13 +6,16 @@ import CalunaLua
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a Lua scene to a time and print its layer tree as JSON.",
-        discussion: "Prints the presentation tree (today equal to the model tree; animations arrive with issue #3).")
+        discussion: "Prints the presentation tree: the committed model with the animations at that time applied, as rendered. --model prints the model tree instead.")
 
     @Argument(help: "The scene script.")
     var scene: String
 
     @Option(help: "The time to dump at, in seconds.")
     var at: Double = 0
+
+    @Flag(help: "Print the model tree (the values scripts set) instead of the presentation tree.")
+    var model = false
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -23,10 +26,11 @@ struct Dump: ParsableCommand {
         do {
             let e = session.engine
             try e.advance(to: max(at, e.mediaTime))
-            try e.root.layoutIfNeeded()
+            try e.flush()
         } catch {
             throw fail(error, host: host, trace: scriptOptions.trace)
         }
-        print(session.engine.root.jsonDescription())
+        let root = session.engine.root!
+        print((model ? root : root.presentation() ?? root).jsonDescription())
     }
 }

@@ -77,6 +77,15 @@ check "--sandbox runs a well-behaved scene" '[ $rc -eq 0 ] && [ -f "$tmp/sb/fram
 "$cli" dump "$tmp/scene.lua" --size 100x50 >"$tmp/dump.json"
 check "dump prints the tree as JSON" 'grep -q "\"name\": \"box\"" "$tmp/dump.json" && grep -q "\"backgroundColor\": \"#0000ffff\"" "$tmp/dump.json"'
 check "dump JSON parses" 'LUA_CPATH="" lua5.4 -e "local s = io.read(\"a\"); assert(s:sub(1,1) == \"{\" and s:match(\"}%s*$\"))" < "$tmp/dump.json"'
+cat > "$tmp/moving.lua" <<'LUA'
+local ca = require "caluna"
+local box = ca.Layer{ name = "mover", bounds = {0, 0, 10, 10}, position = {0, 0} }
+ca.root:addSublayer(box)
+box:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 0, toValue = 100, duration = 2 }, "x")
+LUA
+"$cli" dump "$tmp/moving.lua" --at 0.5 >"$tmp/moving.json"
+"$cli" dump "$tmp/moving.lua" --at 0.5 --model >"$tmp/moving-model.json"
+check "dump --at shows the animated presentation; --model the model" 'grep -q "\"x\": 25, \"y\": 0" "$tmp/moving.json" && grep -q "\"x\": 0, \"y\": 0" "$tmp/moving-model.json" && ! grep -q "\"x\": 25" "$tmp/moving-model.json"' "$(grep position "$tmp/moving.json" | head -3)"
 
 cat > "$tmp/failing_test.lua" <<'LUA'
 local T = require "caluna.test"
