@@ -131,6 +131,8 @@ function T.golden(img, name, tol)
   tol = tol or T.tolerance
   local path = T.goldenDir .. "/" .. name .. ".png"
   if os.getenv("CALUNA_RECORD_GOLDENS") == "1" then
+    local dir = path:match("^(.*)/[^/]*$")
+    if dir then os.execute("mkdir -p '" .. dir .. "'") end
     img:write(path)
     return
   end

@@ -128,7 +128,7 @@ import Testing
 
 @Test func notYetSupportedKeyIsNotSupported() {
     let l = Layer()
-    for key in ["cornerRadius", "contents", "shadowOpacity", "sublayerTransform", "duration"] {
+    for key in ["cornerRadius", "contents", "shadowOpacity", "sublayerTransform", "actions"] {
         #expect(errorCode { try l.value(forKeyPath: key) } == .notSupported, "\(key)")
         #expect(errorCode { try l.setValue(.number(1), forKeyPath: key) } == .notSupported, "\(key)")
     }
