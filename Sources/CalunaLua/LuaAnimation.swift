@@ -23,23 +23,10 @@ enum LuaAnimation {
     }
 
     static func push(_ L: OpaquePointer, _ anim: Animation, binding: LuaBinding) {
-        let id = lua_Integer(Int64(bitPattern: UInt64(UInt(bitPattern: ObjectIdentifier(anim)))))
-        lua_getfield(L, registryIndex, cacheKey)
-        if lua_rawgeti(L, -1, id) == LUA_TUSERDATA { calu_remove(L, -2); return }
-        L.pop()
-        RetainedUserdata.push(L, anim)
-        luaL_setmetatable(L, metatable)
-        lua_pushvalue(L, -1)
-        lua_rawseti(L, -3, id)
-        calu_remove(L, -2)
+        RetainedUserdata.pushCached(L, anim, cacheKey: cacheKey, metatable: metatable)
     }
 
     static func register(_ L: OpaquePointer) {
-        calu_newtable(L)
-        calu_newtable(L)
-        L.push("v"); L.setField(-2, "__mode")
-        lua_setmetatable(L, -2)
-        lua_setfield(L, registryIndex, cacheKey)
         calu_newtable(L)
         addMethods(L)
         lua_setfield(L, registryIndex, methodsKey)

@@ -137,18 +137,19 @@ enum LuaFrameCallbacks {
             let interval = try a.number(1)
             let fn = try function(a, 2)
             let b = try LuaBinding.of(L)
-            let timer = try FrameTimer(engine: b.engine, interval: interval, repeats: repeats) { [weak b] t in
+            let timer = try prefixed(api) { try FrameTimer(engine: b.engine, interval: interval, repeats: repeats) { [weak b] t in
                 guard let b else { return }
                 try b.call(fn) { L in push(L, t, timerMetatable); return 1 }
-            }
+            } }
             push(L, timer, timerMetatable)
             return 1
         }
     }
 
+    static let cacheKey = "caluna.FrameCallback.proxies"
+
     static func push(_ L: OpaquePointer, _ o: FrameCallback, _ meta: String) {
-        RetainedUserdata.push(L, o)
-        luaL_setmetatable(L, meta)
+        RetainedUserdata.pushCached(L, o, cacheKey: cacheKey, metatable: meta)
     }
 
     static let invalidate: LuaFunction = { L in protect(L) { L in

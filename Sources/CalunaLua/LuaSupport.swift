@@ -113,6 +113,29 @@ enum RetainedUserdata {
         p.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer.self)
     }
 
+    /// Pushes the one proxy of `object` (cached weakly under `cacheKey` in the
+    /// registry, keyed by the object's address), making it if needed, so the
+    /// same Lua value comes back for the same object.
+    static func pushCached<T: AnyObject>(_ L: OpaquePointer, _ object: T, cacheKey: String, metatable: String) {
+        let id = lua_Integer(Int64(bitPattern: UInt64(UInt(bitPattern: ObjectIdentifier(object)))))
+        if lua_getfield(L, registryIndex, cacheKey) != LUA_TTABLE {
+            L.pop()
+            calu_newtable(L)
+            calu_newtable(L)
+            L.push("v"); L.setField(-2, "__mode")
+            lua_setmetatable(L, -2)
+            lua_pushvalue(L, -1)
+            lua_setfield(L, registryIndex, cacheKey)
+        }
+        if lua_rawgeti(L, -1, id) == LUA_TUSERDATA { calu_remove(L, -2); return }
+        L.pop()
+        push(L, object)
+        luaL_setmetatable(L, metatable)
+        lua_pushvalue(L, -1)
+        lua_rawseti(L, -3, id)
+        calu_remove(L, -2)
+    }
+
     /// The object in a userdata block (nil once released).
     static func object<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) -> T? {
         guard let raw = p?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
@@ -124,5 +147,13 @@ enum RetainedUserdata {
         guard let p, let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return }
         Unmanaged<T>.fromOpaque(raw).release()
         p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+    }
+}
+
+/// Runs `body`, naming `api` in front of an engine error's message (the
+/// engine's own messages do not know which Lua call reached them).
+func prefixed<T>(_ api: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as CalunaError where !e.message.hasPrefix(api) {
+        throw CalunaError(e.code, "\(api): \(e.message)")
     }
 }

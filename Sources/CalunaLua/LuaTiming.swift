@@ -34,7 +34,7 @@ enum LuaTiming {
             guard let f = LuaTiming.get(L, 1) else { throw a.fail(1, "a MediaTimingFunction") }
             let i = try a.number(2)
             guard i == i.rounded(), abs(i) < 1e9 else { throw CalunaError.invalid("\(a.api): the index must be 0, 1, 2 or 3 (got \(i))") }
-            let p = try f.controlPoint(Int(i))
+            let p = try prefixed(a.api) { try f.controlPoint(Int(i)) }
             lua_pushnumber(L, p.x); lua_pushnumber(L, p.y); return 2
         } })
         L.setFunction(-1, "evaluate", { L in protect(L) { L in

@@ -62,9 +62,10 @@ public final class FrameTimer: FrameCallback {
 
 /// CADisplayLink on the virtual clock: called once per frame the host steps
 /// (or every `frameInterval`-th frame, or at most `preferredFramesPerSecond`
-/// times a second). In the callback, `targetTimestamp` is the frame being
-/// prepared (= the engine's media time), `timestamp` the frame the link last
-/// fired at (or was created at), and `duration` the time between them.
+/// times a second). As in Core Animation, in the callback `targetTimestamp`
+/// is the frame being prepared (= the engine's media time), `timestamp` the
+/// previous frame (the step's start) and `duration` the frame period (the
+/// step's length, not multiplied by frameInterval).
 public final class DisplayLink: FrameCallback {
     public var isPaused = false
     /// 0: every frame. Otherwise the link fires when at least 1/fps seconds
@@ -101,7 +102,7 @@ public final class DisplayLink: FrameCallback {
             guard framesSinceFire >= frameInterval else { return }
         }
         framesSinceFire = 0
-        timestamp = Clock.seconds(ticks: lastTick)
+        timestamp = Clock.seconds(ticks: start)
         targetTimestamp = Clock.seconds(ticks: now)
         duration = targetTimestamp - timestamp
         lastTick = now
