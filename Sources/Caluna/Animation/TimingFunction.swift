@@ -105,7 +105,9 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     /// c2x lie in [0, 1], so a bracket [lo, hi] always holds the root: Newton
     /// steps are taken while they stay inside it, bisection otherwise (flat
     /// spots where x'(s) ≈ 0, e.g. easeOut near s = 0). Stops when the residual
-    /// is at rounding level or the bracket is narrower than 1e-14.
+    /// is at rounding level or the bracket is narrower than 1e-14. (Curves with
+    /// a vertical tangent, e.g. (1,0,0,1) at x = 0.5, are ill-conditioned: there
+    /// s is only determined to ~(1e-16)^(1/3) by double rounding of x(s).)
     func solveParameter(_ x: Double) -> Double {
         var lo = 0.0, hi = 1.0
         var s = x  // a good first guess: exact for the identity, close for mild curves
