@@ -13,8 +13,9 @@ public final class Engine {
     public private(set) var lastRenderStats = RenderStats()
 
     // Frame-loop state (FrameLoop.swift): what the next commit must look at.
-    /// Model layers changed since the last commit.
-    var layersNeedingCommit: [Layer] = []
+    /// Model layers changed since the last commit (weak: a change does not
+    /// keep a layer the host has let go of alive).
+    var layersNeedingCommit: [WeakLayer] = []
     /// Layers with attached animations (and ones that just lost them), in the
     /// order they first got one.
     var animatedLayers: [Layer] = []
@@ -120,4 +121,10 @@ public final class Engine {
          ("pango", String(cString: pango_version_string())),
          ("chipmunk", String(cString: cpVersionString))]
     }
+}
+
+/// A weak reference to a layer, for the engine's work queues.
+struct WeakLayer {
+    weak var layer: Layer?
+    init(_ layer: Layer) { self.layer = layer }
 }

@@ -86,7 +86,8 @@ enum LuaTiming {
             let a = Args(L: L, api: "ca.easing")
             let name = try a.string(1)
             guard let f = Easing.named(name) else { throw CalunaError(.unknownKey, "ca.easing has no function '\(name)'") }
-            let t = try Args(L: L, api: "ca.easing.\(name)").number(2)
+            // The functions are defined on 0…1 (outside it some are not real).
+            let t = min(max(try Args(L: L, api: "ca.easing.\(name)").number(2), 0), 1)
             lua_pushnumber(L, f(t))
             return 1
         } })

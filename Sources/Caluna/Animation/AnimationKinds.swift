@@ -31,6 +31,7 @@ public class BasicAnimation: PropertyAnimation {
         let kind = try valueKind()
         for (name, v) in [("fromValue", fromValue), ("toValue", toValue), ("byValue", byValue)] {
             guard let v, v != .null else { continue }
+            if kind == .array, v.kind == .number { continue }   // scale/translate: uniform
             if v.kind != kind && !(kind == .color && v.kind == .null) {
                 throw CalunaError(.typeMismatch, "\(className).\(name) for '\(keyPath ?? "")' expects \(kind.expectation), got \(v.kind.expectation)")
             }
@@ -125,7 +126,18 @@ public final class AnimationGroup: Animation {
 
     override func validate(for layer: Layer) throws {
         try super.validate(for: layer)
+        guard nestingDepth <= AnimationGroup.maximumNesting else {
+            throw CalunaError.invalid("AnimationGroup: groups nest at most \(AnimationGroup.maximumNesting) deep")
+        }
         for child in animations ?? [] { try child.validate(for: layer) }
+    }
+
+    /// Deeper nesting is refused: copying and evaluating recurse per level.
+    public static let maximumNesting = 32
+
+    /// 1 for a group of plain animations, 2 for a group holding such a group, …
+    public var nestingDepth: Int {
+        1 + ((animations ?? []).compactMap { ($0 as? AnimationGroup)?.nestingDepth }.max() ?? 0)
     }
 
     override func prepareAttached(fallbackDuration fallback: Double) {

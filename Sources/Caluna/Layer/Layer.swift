@@ -105,7 +105,7 @@ public final class Layer {
     func markNeedsCommit() {
         guard !needsCommit, !isPresentation else { return }
         needsCommit = true
-        engine?.layersNeedingCommit.append(self)
+        engine?.layersNeedingCommit.append(WeakLayer(self))
     }
 
     /// The layer's root ancestor (itself when it has no superlayer).

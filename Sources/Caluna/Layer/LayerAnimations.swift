@@ -16,7 +16,9 @@ extension Layer {
     /// Attaches a copy of `animation` (later changes to `animation` have no
     /// effect). An animation already under `key` is removed first and told it
     /// did not finish. A duration of 0 becomes the default of 0.25 s.
-    public func addAnimation(_ animation: Animation, forKey key: String?) throws {
+    /// Returns the attached (read-only) copy.
+    @discardableResult
+    public func addAnimation(_ animation: Animation, forKey key: String?) throws -> Animation {
         try checkModel("addAnimation")
         let copy = animation.copy()
         try copy.validate(for: self)
@@ -25,6 +27,7 @@ extension Layer {
         attachedAnimations.append(AttachedAnimation(key: key, animation: copy))
         if copy.delegate != nil { engine?.animationsWithDelegates += 1 }
         engine?.animationsChanged(on: self, added: true)
+        return copy
     }
 
     /// The attached copy under `key` (read-only), or nil.

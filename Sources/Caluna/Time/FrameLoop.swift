@@ -88,7 +88,7 @@ extension Engine {
         if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,
            layersWithNewAnimations.isEmpty { return }
         stampNewAnimations()
-        let changed = layersNeedingCommit
+        let changed = layersNeedingCommit.compactMap { $0.layer }
         layersNeedingCommit = []
         for l in changed {
             l.needsCommit = false
@@ -134,7 +134,7 @@ extension Engine {
     // MARK: evaluation
 
     func updatePresentationIfNeeded() {
-        if presentationStale { evaluateAnimations() }
+        if presentationStale { stampNewAnimations(); evaluateAnimations() }
     }
 
     /// Sets every animated presentation layer to its committed state plus its
