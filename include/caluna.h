@@ -11,7 +11,8 @@
  * ------------------------------------------------------------------------------------------
  *
  * Status.    Every function returns a caluna_status (except caluna_version,
- *            caluna_abi_version, caluna_status_name and caluna_last_error). CALUNA_OK is 0;
+ *            caluna_abi_version, caluna_abi_minor_version, caluna_status_name and
+ *            caluna_last_error). CALUNA_OK is 0;
  *            on any other status a message is available from caluna_last_error(engine).
  *            No function aborts or crashes on bad input: NULL pointers, NaN, infinities,
  *            negative, zero or absurd sizes, wrong value types, unknown keys, dead or foreign
@@ -41,6 +42,8 @@
  *                root, so the whole tree under it lives). When nothing holds a layer any
  *                more it dies, with its sublayers that nothing else holds, and its id
  *                becomes stale.
+ *              - Animations, display links and timers are ids of the same shape; their
+ *                ownership is described with their functions below.
  *              - Strings caluna returns (caluna_last_error, string values of caluna_layer_get)
  *                belong to the engine; they stay valid until the next call on that engine.
  *                Strings you pass in are copied; you keep ownership.
@@ -51,11 +54,15 @@
  *            at caluna_last_error(NULL) on the refused thread) — do not rely on this
  *            detection, it is a safety net, not a lock. caluna_version, caluna_abi_version
  *            and caluna_status_name may be called from any thread at any time.
+ *            Callbacks (animation delegates, display links, timers) run on the thread that
+ *            is inside caluna_engine_step/advance and may call back into that engine from
+ *            that thread, except for the calls that run a frame, draw, run scripts or
+ *            destroy the engine (see "Display links and timers").
  *
  * Errors without an engine. When a call fails before it has a usable engine (NULL or
  *            destroyed engine pointer, caluna_engine_create failing, an engine busy on
- *            another thread) its message is stored per thread and returned by
- *            caluna_last_error(NULL).
+ *            another thread) or needs none (caluna_timing_function_*, caluna_easing*),
+ *            its message is stored per thread and returned by caluna_last_error(NULL).
  */
 #ifndef CALUNA_H
 #define CALUNA_H
@@ -68,8 +75,19 @@
 extern "C" {
 #endif
 
-/** The version of the ABI this header describes. Compare with caluna_abi_version(). */
+/** The version of the ABI this header describes. Compare with caluna_abi_version(). The
+ *  major number changes only when something existing changes incompatibly. */
 #define CALUNA_ABI_VERSION 1
+
+/** The minor ABI version: it grows when functions are added (compatible additions).
+ *  Compare with caluna_abi_minor_version(): a host built against minor n needs a library
+ *  with the same major version and a minor version ≥ n.
+ *    1.0  engine, scripts, time, rendering, layers, properties, geometry.
+ *    1.1  animations (caluna_animation_*, caluna_group_*, caluna_layer_add_animation …),
+ *         presentation values, layer time conversion, caluna_engine_flush, display links
+ *         and timers, timing functions and easing; callbacks may call back into the
+ *         engine (see "Display links and timers"). */
+#define CALUNA_ABI_MINOR_VERSION 1
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -97,8 +115,9 @@ typedef enum caluna_status {
     /** A real Core Animation feature caluna does not do yet (e.g. "cornerRadius" today),
      *  a value type reserved for a later version (IMAGE, PATH). */
     CALUNA_ERR_NOT_SUPPORTED = 4,
-    /** A layer id that is 0, dead, or belongs to another engine; an engine pointer that was
-     *  destroyed (or never was an engine). */
+    /** An id (layer, animation, display link, timer) that is 0, dead, belongs to another
+     *  engine, or names another kind of object (a layer id given as an animation); an
+     *  engine pointer that was destroyed (or never was an engine). */
     CALUNA_ERR_STALE_HANDLE = 5,
     /** An illegal tree operation: a cycle, the root as a sublayer, a sibling that is not a
      *  sublayer, two layers of different trees in a conversion. */
@@ -125,6 +144,10 @@ const char *caluna_version(void);
 /** The ABI version of the library that is loaded (CALUNA_ABI_VERSION when the header and the
  *  library match). Any thread. */
 int caluna_abi_version(void);
+
+/** The minor ABI version of the library that is loaded (CALUNA_ABI_MINOR_VERSION when the
+ *  header and the library match). Any thread. (ABI 1.1) */
+int caluna_abi_minor_version(void);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Engine                                                                                   */
@@ -524,6 +547,486 @@ caluna_status caluna_layer_set_needs_layout(caluna_engine *e, caluna_layer layer
 /** Lays out the layer and its marked descendants now (layoutIfNeeded).
  *  Status: OK; SCRIPT (a layout callback raised); STALE_HANDLE; INVALID_ARGUMENT. */
 caluna_status caluna_layer_layout_if_needed(caluna_engine *e, caluna_layer layer);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Engine commit                                                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Commits what changed at the current time without moving the clock: lays out, stamps
+ *  animations added since the last commit (beginTime 0 becomes the layer's time now),
+ *  updates and evaluates the presentation tree. caluna_engine_step, caluna_engine_advance
+ *  and caluna_render commit by themselves; flush is for reading presentation values
+ *  without stepping. Delegate events found by a flush are delivered by the next step.
+ *  Status: OK; SCRIPT (a layout callback raised); INVALID_ARGUMENT (NULL engine, called
+ *  from inside a callback); STALE_HANDLE. (ABI 1.1) */
+caluna_status caluna_engine_flush(caluna_engine *e);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Animations (ABI 1.1)                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * Core Animation's explicit animations: create one, set its properties, add it to a layer
+ * under a key. Time is Apple's model (DESIGN §4): an animation's local time is
+ * (parent time − beginTime) × speed + timeOffset through the layer time hierarchy, then
+ * repeatCount/repeatDuration, autoreverses and fillMode. Explicit animations default to
+ * linear timing; a duration of 0 means 0.25 s (or, in a group, the group's duration).
+ *
+ * Stamping. An animation added with beginTime 0 starts at the layer's time of the commit
+ * that first finds its layer in the engine's tree: the next caluna_engine_step / advance
+ * commits BEFORE the clock moves, so an animation added at time 0 and stepped with
+ * caluna_engine_step(e, 0.5) is 0.5 s old. caluna_engine_flush and caluna_render commit
+ * at the current time.
+ *
+ * Ids. caluna_animation is a 64-bit id like caluna_layer (engine tag, generation, kind,
+ * slot; 0 = none). An id that is dead, foreign, or of another kind (a layer id given as an
+ * animation, an animation id given as a layer) is CALUNA_ERR_STALE_HANDLE, never a crash.
+ *
+ * Ownership.
+ *   - caluna_animation_create and caluna_animation_copy return an OWNED reference: the
+ *     animation lives at least until you call caluna_animation_release (once per
+ *     create/copy/retain). With no owned reference left and nothing else holding it, it
+ *     dies and its id becomes stale.
+ *   - Ids returned by queries (caluna_layer_animation_for_key, caluna_group_animation_at,
+ *     the animation a delegate callback receives) are BORROWED: valid while the layer (or
+ *     group) holds that animation — a delegate's animation at least until the callback
+ *     returns. caluna_animation_retain keeps one alive.
+ *   - caluna_layer_add_animation and caluna_group_add_animation COPY the animation: later
+ *     changes to yours do not reach the copy, and you may release yours at once.
+ *   - The copy a layer holds ("attached", Core Animation's frozen copy) is READ-ONLY: every
+ *     setter on it fails with INVALID_ARGUMENT; reading works (its beginTime shows when it
+ *     was stamped). caluna_animation_copy makes an editable copy of it.
+ */
+
+/** An animation id. 0 means "no animation". */
+typedef uint64_t caluna_animation;
+
+/** Creates an animation of `class_name`: "BasicAnimation", "KeyframeAnimation",
+ *  "SpringAnimation" or "AnimationGroup" (Core Animation's names without "CA"), with Core
+ *  Animation's defaults. *out is an OWNED reference.
+ *  Status: OK; INVALID_ARGUMENT (class_name or out NULL, not UTF-8); UNKNOWN_KEY (no such
+ *  class); NOT_SUPPORTED ("Transition": not yet); STALE_HANDLE (engine). */
+caluna_status caluna_animation_create(caluna_engine *e, const char *class_name, caluna_animation *out);
+
+/** One more owned reference. Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_animation_retain(caluna_engine *e, caluna_animation anim);
+
+/** Drops one owned reference (from create, copy or retain).
+ *  Status: OK; INVALID_ARGUMENT (no owned reference left); STALE_HANDLE. */
+caluna_status caluna_animation_release(caluna_engine *e, caluna_animation anim);
+
+/** An editable deep copy (group children included; delegate and tags shared as values),
+ *  OWNED. Works on attached copies too. Status: OK; INVALID_ARGUMENT (out NULL);
+ *  STALE_HANDLE. */
+caluna_status caluna_animation_copy(caluna_engine *e, caluna_animation anim, caluna_animation *out);
+
+/** The class name ("BasicAnimation", …), engine-owned until the next call on the engine.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_animation_class_name(caluna_engine *e, caluna_animation anim, const char **out);
+
+/** *out = 1 when the animation is a layer's attached (read-only) copy, or a child of one;
+ *  0 when it is editable. Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_animation_is_attached(caluna_engine *e, caluna_animation anim, int32_t *out);
+
+/** Sets a property by key (the animation property table the Lua binding uses):
+ *
+ *  every class
+ *    "duration"            NUMBER  seconds of one iteration, ≥ 0, finite; 0 = default (0.25 s)
+ *    "beginTime"           NUMBER  seconds in the layer's time; 0 = when committed (default)
+ *    "speed"               NUMBER  default 1 (0 pauses; negative runs backwards)
+ *    "timeOffset"          NUMBER  seconds, default 0
+ *    "repeatCount"         NUMBER  ≥ 0, fractions allowed, HUGE_VAL = forever; 0 = once
+ *    "repeatDuration"      NUMBER  seconds ≥ 0 (wins over repeatCount); HUGE_VAL = forever
+ *    "autoreverses"        BOOL    default false
+ *    "fillMode"            STRING  "removed" (default), "forwards", "backwards", "both"
+ *    "timingFunction"      STRING  "linear", "easeIn", "easeOut", "easeInEaseOut", "default";
+ *                                  NIL = none (linear, the default for explicit animations).
+ *                                  Custom curves: caluna_animation_set_timing_function.
+ *    "removedOnCompletion" BOOL    default true
+ *  BasicAnimation, SpringAnimation, KeyframeAnimation
+ *    "keyPath"             STRING  a layer key path: "position", "position.x", "opacity",
+ *                                  "bounds.size", "transform", "transform.rotation.z",
+ *                                  "backgroundColor" …; NIL
+ *    "additive"            BOOL    the value is added to the layer's value
+ *    "cumulative"          BOOL    each repeat starts where the last ended
+ *    "valueFunction"       STRING  "rotateX/Y/Z", "scale", "scaleX/Y/Z", "translate",
+ *                                  "translateX/Y/Z", or NIL (needs a transform keyPath)
+ *  BasicAnimation, SpringAnimation
+ *    "fromValue", "toValue", "byValue"   the keyPath's type (NUMBER for "position.x" or
+ *                                  "opacity", POINT for "position", SIZE, RECT, COLOR,
+ *                                  TRANSFORM …; NUMBER for a value function); NIL = unset.
+ *                                  Apple's from/to/by table decides what runs. {x, y, z}
+ *                                  for "scale"/"translate": caluna_animation_set_numbers.
+ *  SpringAnimation
+ *    "mass" (> 0, default 1), "stiffness" (> 0, default 100), "damping" (≥ 0, default 10),
+ *    "initialVelocity" (default 0, fractions of the distance per second)   NUMBER
+ *    "settlingDuration"    NUMBER  read-only: seconds the spring needs to settle
+ *  KeyframeAnimation
+ *    "calculationMode"     STRING  "linear" (default), "discrete", "paced", "cubic",
+ *                                  "cubicPaced"
+ *    "rotationMode"        STRING  "auto", "autoReverse" or NIL (for path animations)
+ *    "values", "keyTimes", "timingFunctions", "tensionValues", "continuityValues",
+ *    "biasValues", "path"  arrays: set them with the array calls below; here only NIL,
+ *                          which clears them.
+ *  AnimationGroup: the common keys; children through caluna_group_add_animation.
+ *
+ *  A fromValue/toValue/byValue or keyframe value is checked against the keyPath when the
+ *  keyPath is already set, and always when the animation is added to a layer.
+ *  Status: OK; INVALID_ARGUMENT (key or value NULL, NaN/∞ (HUGE_VAL is allowed only for
+ *  repeatCount/repeatDuration), a value out of range (negative duration, mass 0), an
+ *  unknown name for fillMode, timingFunction, calculationMode …, a read-only key, the
+ *  animation is attached (read-only)); UNKNOWN_KEY (no such key for this class, also
+ *  "delegate"/"animations" which have their own calls; a keyPath that is not a layer key
+ *  path); TYPE_MISMATCH (a value of the wrong type; a value not of the keyPath's type; a
+ *  non-NIL value for an array key); NOT_SUPPORTED (IMAGE/PATH values); STALE_HANDLE. */
+caluna_status caluna_animation_set(caluna_engine *e, caluna_animation anim, const char *key,
+                                   const caluna_value *value);
+
+/** Reads a property (same keys as caluna_animation_set) into *out; unset nullable
+ *  properties give NIL. "timingFunction" gives a STRING name or NIL (none = linear).
+ *  A STRING result is engine-owned until the next call on the engine. On failure *out is NIL.
+ *  Status: OK; INVALID_ARGUMENT (key or out NULL); UNKNOWN_KEY; NOT_SUPPORTED (the value is
+ *  an array, a path or a custom timing curve: use the matching _get_ call below);
+ *  STALE_HANDLE. */
+caluna_status caluna_animation_get(caluna_engine *e, caluna_animation anim, const char *key,
+                                   caluna_value *out);
+
+/*
+ * Arrays. Setters take a pointer and a count in 0…1048576 (2^20); NULL with count 0 clears
+ * the property (Core Animation's nil); a non-NULL pointer with count 0 sets an empty array.
+ * Getters write at most `capacity` entries to `out` (which may be NULL when capacity is 0)
+ * and set *count to the full length (0 when unset), so a first call with capacity 0 sizes
+ * the buffer. Common statuses: INVALID_ARGUMENT (count out of range, pointer NULL with a
+ * count, capacity negative, count NULL, NaN/∞ entries, the animation is attached);
+ * UNKNOWN_KEY (the class has no such property); STALE_HANDLE.
+ */
+
+/** Sets an array of numbers: "keyTimes" (one per keyframe, rising from 0 to 1; checked when
+ *  the animation is added), "tensionValues", "continuityValues", "biasValues"
+ *  (KeyframeAnimation); or {x, y, z} (count 3) as "fromValue"/"toValue"/"byValue" for the
+ *  "scale"/"translate" value functions. Status: as above; TYPE_MISMATCH (the key does not
+ *  take numbers). */
+caluna_status caluna_animation_set_numbers(caluna_engine *e, caluna_animation anim, const char *key,
+                                           const double *numbers, int32_t count);
+
+/** Reads an array of numbers (the keys of caluna_animation_set_numbers).
+ *  Status: as above; TYPE_MISMATCH (the key does not hold numbers). */
+caluna_status caluna_animation_get_numbers(caluna_engine *e, caluna_animation anim, const char *key,
+                                           double *out, int32_t capacity, int32_t *count);
+
+/** Sets a KeyframeAnimation's "values": `count` caluna_values of the keyPath's type (POINT
+ *  for "position", NUMBER for "position.y" …; NIL entries are refused). The values are
+ *  copied (strings too). Status: as above; TYPE_MISMATCH (an entry of the wrong type, when
+ *  the keyPath is set); NOT_SUPPORTED (IMAGE/PATH entries). */
+caluna_status caluna_animation_set_values(caluna_engine *e, caluna_animation anim,
+                                          const caluna_value *values, int32_t count);
+
+/** Reads a KeyframeAnimation's "values". Status: as above; NOT_SUPPORTED (an entry this
+ *  call cannot return: a STRING, an array). */
+caluna_status caluna_animation_get_values(caluna_engine *e, caluna_animation anim,
+                                          caluna_value *out, int32_t capacity, int32_t *count);
+
+/** Sets "timingFunction" to a custom cubic Bézier from (0,0) to (1,1) with control points
+ *  (c1x, c1y) and (c2x, c2y) (CAMediaTimingFunction functionWithControlPoints). c1x and c2x
+ *  must lie in [0, 1]; all finite. Status: OK; INVALID_ARGUMENT (a bad point, attached);
+ *  STALE_HANDLE. */
+caluna_status caluna_animation_set_timing_function(caluna_engine *e, caluna_animation anim,
+                                                   double c1x, double c1y, double c2x, double c2y);
+
+/** Sets "timingFunction" by name ("linear", "easeIn", "easeOut", "easeInEaseOut",
+ *  "default"). Status: OK; INVALID_ARGUMENT (NULL or unknown name, attached); STALE_HANDLE. */
+caluna_status caluna_animation_set_timing_function_named(caluna_engine *e, caluna_animation anim,
+                                                         const char *name);
+
+/** The control points of "timingFunction" (named ones too); (0, 0, 1, 1) when none is set
+ *  (linear). Status: OK; INVALID_ARGUMENT (a NULL pointer); STALE_HANDLE. */
+caluna_status caluna_animation_get_timing_function(caluna_engine *e, caluna_animation anim,
+                                                   double *c1x, double *c1y, double *c2x, double *c2y);
+
+/** Sets a KeyframeAnimation's "timingFunctions" (one per segment: keyframes − 1; missing
+ *  ones are linear, extra ones ignored) from `count` curves given as 4 × count doubles
+ *  (c1x, c1y, c2x, c2y for each). Status: as above (a bad control point). */
+caluna_status caluna_animation_set_timing_functions(caluna_engine *e, caluna_animation anim,
+                                                    const double *control_points, int32_t count);
+
+/** Sets "timingFunctions" by name (`count` names). Status: as above (a NULL or unknown name). */
+caluna_status caluna_animation_set_timing_functions_named(caluna_engine *e, caluna_animation anim,
+                                                          const char *const *names, int32_t count);
+
+/** Reads "timingFunctions" as 4 doubles per curve: `capacity` and *count count curves, so
+ *  `out` needs 4 × capacity doubles. Status: as above. */
+caluna_status caluna_animation_get_timing_functions(caluna_engine *e, caluna_animation anim,
+                                                    double *out, int32_t capacity, int32_t *count);
+
+/** The kinds of caluna_path_element. */
+typedef enum caluna_path_element_type {
+    CALUNA_PATH_MOVE = 0,  /* points[0]: a new subpath starts there */
+    CALUNA_PATH_LINE = 1,  /* points[0]: a line to it */
+    CALUNA_PATH_QUAD = 2,  /* points[0] control, points[1] end: a quadratic Bézier */
+    CALUNA_PATH_CUBIC = 3, /* points[0], points[1] controls, points[2] end: a cubic Bézier */
+    CALUNA_PATH_CLOSE = 4  /* no points: a line back to the subpath's start */
+} caluna_path_element_type;
+
+/** One element of a path (CGPathElement), in points. Unused points are ignored (zero on
+ *  output). */
+typedef struct caluna_path_element {
+    caluna_path_element_type type;
+    struct { double x, y; } points[3];
+} caluna_path_element;
+
+typedef char caluna_path_element_layout_check_[(sizeof(caluna_path_element) == 56 && offsetof(caluna_path_element, points) == 8) ? 1 : -1];
+
+/** Sets a KeyframeAnimation's "path" (it overrides "values"; the keyPath must be a POINT
+ *  key path such as "position"; each drawn segment is one keyframe interval). Coordinates
+ *  must be finite and within ±1e9. Status: as above; INVALID_ARGUMENT (an unknown element
+ *  type). */
+caluna_status caluna_animation_set_path(caluna_engine *e, caluna_animation anim,
+                                        const caluna_path_element *elements, int32_t count);
+
+/** Reads "path" (`capacity` and *count count elements). Status: as above. */
+caluna_status caluna_animation_get_path(caluna_engine *e, caluna_animation anim,
+                                        caluna_path_element *out, int32_t capacity, int32_t *count);
+
+/** Sets a free-form tag (Core Animation's setValue:forKey: on an animation; copies share
+ *  the tags, so a delegate can read what you set before adding). `key` is any UTF-8
+ *  string; NIL removes the tag. The value is copied (strings too).
+ *  Status: OK; INVALID_ARGUMENT (key or value NULL, NaN/∞, attached); NOT_SUPPORTED
+ *  (IMAGE/PATH); STALE_HANDLE. */
+caluna_status caluna_animation_set_tag(caluna_engine *e, caluna_animation anim, const char *key,
+                                       const caluna_value *value);
+
+/** Reads a tag into *out: NIL (status OK) when there is none. Tags only — properties are
+ *  read with caluna_animation_get. A STRING is engine-owned until the next call.
+ *  Status: OK; INVALID_ARGUMENT (key or out NULL); NOT_SUPPORTED (a tag a Lua script set to
+ *  a Lua value); STALE_HANDLE. */
+caluna_status caluna_animation_get_tag(caluna_engine *e, caluna_animation anim, const char *key,
+                                       caluna_value *out);
+
+/** A delegate callback. `anim` is the layer's attached copy (read-only, tags readable;
+ *  BORROWED: valid at least until the callback returns), `layer` the layer it is attached
+ *  to (borrowed; 0 if it no longer exists), `finished` 1 when the animation ran to its end,
+ *  0 when it was removed or replaced or its layer left the tree (always 0 for did_start).
+ *  `user` is what you passed. See "Callbacks" below for what a callback may call. */
+typedef void (*caluna_animation_callback)(caluna_engine *e, caluna_animation anim, caluna_layer layer,
+                                          int32_t finished, void *user);
+
+/** Sets the delegate (CAAnimationDelegate): `did_start` runs when the animation starts
+ *  (animationDidStart:), `did_stop` when it stops (animationDidStop:finished:). Either may
+ *  be NULL; both NULL removes the delegate. `user` is passed back untouched; caluna never
+ *  reads or frees it. Copies (the attached one included) share the delegate. Events are
+ *  delivered inside caluna_engine_step / advance, at the exact media time they happen, in
+ *  this order within one instant: timers and display links, did_start, did_stop (layer
+ *  tree order, then the layer's animation order). A removed animation hears
+ *  did_stop(finished = 0) at the next step. A group's children's delegates are not called.
+ *  Status: OK; INVALID_ARGUMENT (attached); STALE_HANDLE. */
+caluna_status caluna_animation_set_delegate(caluna_engine *e, caluna_animation anim,
+                                            caluna_animation_callback did_start,
+                                            caluna_animation_callback did_stop, void *user);
+
+/** Appends a COPY of `child` (as it is now) to an AnimationGroup's animations. Children
+ *  run in the group's time; a child with duration 0 takes the group's; children's
+ *  delegates and removedOnCompletion are ignored (Apple). Groups nest at most 32 deep.
+ *  Status: OK; TYPE_MISMATCH (`group` is not an AnimationGroup); INVALID_ARGUMENT (the
+ *  group is attached, nesting too deep, more than 2^20 children); STALE_HANDLE. */
+caluna_status caluna_group_add_animation(caluna_engine *e, caluna_animation group, caluna_animation child);
+
+/** Empties a group's animations (nil). Status: as caluna_group_add_animation. */
+caluna_status caluna_group_remove_all_animations(caluna_engine *e, caluna_animation group);
+
+/** The number of a group's animations. Status: OK; INVALID_ARGUMENT (out NULL);
+ *  TYPE_MISMATCH (not a group); STALE_HANDLE. */
+caluna_status caluna_group_animation_count(caluna_engine *e, caluna_animation group, int32_t *out);
+
+/** The group's child at `index` (BORROWED; the group's own copy: changing it changes the
+ *  group, unless the group is attached). Status: OK; INVALID_ARGUMENT (out NULL, index out
+ *  of range); TYPE_MISMATCH (not a group); STALE_HANDLE. */
+caluna_status caluna_group_animation_at(caluna_engine *e, caluna_animation group, int32_t index,
+                                        caluna_animation *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* A layer's animations, presentation and time (ABI 1.1)                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/** addAnimation:forKey: — attaches a read-only COPY of `anim` to the layer under `key`
+ *  (NULL: no key; such animations are not listed by key). An animation already under the
+ *  same key is removed first (its delegate hears did_stop(finished = 0)). The copy is
+ *  checked now: a keyPath that names an animatable property, values of its type, keyTimes
+ *  with one entry per keyframe rising from 0 to 1, a path for a point key path …
+ *  Status: OK; INVALID_ARGUMENT (no keyPath, a key path that is not animatable, a keyTimes
+ *  count or order mismatch, no values, key not UTF-8, a presentation layer); UNKNOWN_KEY
+ *  (keyPath names no layer property); TYPE_MISMATCH (a value not of the keyPath's type);
+ *  STALE_HANDLE (layer or anim). */
+caluna_status caluna_layer_add_animation(caluna_engine *e, caluna_layer layer, caluna_animation anim,
+                                         const char *key);
+
+/** removeAnimationForKey: — nothing when there is none (status OK). The layer shows its
+ *  model value again; the delegate hears did_stop(finished = 0) at the next step.
+ *  Status: OK; INVALID_ARGUMENT (key NULL, a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_remove_animation(caluna_engine *e, caluna_layer layer, const char *key);
+
+/** removeAllAnimations. Status: OK; INVALID_ARGUMENT (a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_remove_all_animations(caluna_engine *e, caluna_layer layer);
+
+/** animationForKey: — the attached copy under `key` (BORROWED, read-only).
+ *  Status: OK; UNKNOWN_KEY (no animation under that key; *out = 0); INVALID_ARGUMENT (key or
+ *  out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_animation_for_key(caluna_engine *e, caluna_layer layer, const char *key,
+                                             caluna_animation *out);
+
+/** The number of animation keys (animationKeys; animations added without a key are not
+ *  counted). Finished animations with removedOnCompletion leave at the step that ends them.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_animation_key_count(caluna_engine *e, caluna_layer layer, int32_t *out);
+
+/** The key at `index` (in the order the animations apply: the order they were added), a
+ *  string owned by the engine until the next call on it.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, index out of range); STALE_HANDLE. */
+caluna_status caluna_layer_animation_key_at(caluna_engine *e, caluna_layer layer, int32_t index,
+                                            const char **out);
+
+/** presentationLayer — the layer as on screen now (committed state with the animations
+ *  applied at the current time), BORROWED and read-only (setters fail with
+ *  INVALID_ARGUMENT); 0 (status OK) before the layer's first commit in the engine's tree.
+ *  Given a presentation layer, itself. Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_presentation(caluna_engine *e, caluna_layer layer, caluna_layer *out);
+
+/** modelLayer — the model layer of a presentation layer; a model layer gives itself
+ *  (borrowed). Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_model_layer(caluna_engine *e, caluna_layer layer, caluna_layer *out);
+
+/** Reads a key path (as caluna_layer_get) from the layer's presentation: the animated
+ *  value now. Status: as caluna_layer_get; UNKNOWN_KEY also when the layer has no
+ *  presentation yet (not committed in the engine's tree: step, flush or render first; the
+ *  message says so). */
+caluna_status caluna_layer_get_presentation(caluna_engine *e, caluna_layer layer, const char *key_path,
+                                            caluna_value *out);
+
+/** convertTime:fromLayer: / toLayer: — converts `t` seconds in `from`'s local time to
+ *  `to`'s; 0 for either means media time (the engine clock). A layer's local time is
+ *  (parent time − beginTime) × speed + timeOffset, applied from the root down ("beginTime",
+ *  "speed", "timeOffset" are layer keys for caluna_layer_set). A paused layer (speed 0) maps
+ *  back to its beginTime. Status: OK; INVALID_ARGUMENT (t NaN/∞, out NULL, a result that is
+ *  not finite); STALE_HANDLE. */
+caluna_status caluna_layer_convert_time(caluna_engine *e, caluna_layer from, caluna_layer to, double t,
+                                        double *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Display links and timers (ABI 1.1)                                                       */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * Frame callbacks on the virtual clock, fired inside caluna_engine_step / advance after the
+ * clock moved and before animations are evaluated, in the order they were created. The
+ * engine holds each one until it is invalidated (or, for a timer that does not repeat,
+ * until it fires); from then on its id is stale (CALUNA_ERR_STALE_HANDLE), and so is every
+ * id once the engine is destroyed. There is nothing to release.
+ *
+ * Callbacks (delegates, display links, timers) run on the thread that called
+ * caluna_engine_step / advance, while the engine is inside that call. From a callback you
+ * may call caluna functions on the same engine (set layer properties, add or remove
+ * animations, read tags and presentation values, create or invalidate timers …) — except
+ * caluna_engine_step, caluna_engine_advance, caluna_engine_flush, caluna_render,
+ * caluna_render_png, caluna_engine_load_file, caluna_engine_load_string,
+ * caluna_engine_set_sandbox and caluna_engine_destroy, which fail with INVALID_ARGUMENT
+ * (the engine is in the middle of a frame; do it after the step returns, which it does
+ * normally). A callback must return normally (no longjmp across caluna). Other threads are
+ * still refused while a callback runs.
+ */
+
+/** A display link id (0 = none). */
+typedef uint64_t caluna_display_link;
+/** A timer id (0 = none). */
+typedef uint64_t caluna_timer;
+
+/** A display link callback, with CADisplayLink's properties: `target_timestamp` is the frame
+ *  being prepared (= the media time now), `timestamp` the previous frame (the time the step
+ *  started from) and `duration` the frame period (the step's length in seconds; not
+ *  multiplied by the frame interval). */
+typedef void (*caluna_display_link_callback)(caluna_engine *e, caluna_display_link link, double timestamp,
+                                             double target_timestamp, double duration, void *user);
+
+/** A timer callback: `now` is the media time of the frame that fires it. */
+typedef void (*caluna_timer_callback)(caluna_engine *e, caluna_timer timer, double now, void *user);
+
+/** CADisplayLink: calls `callback` once for every frame the host steps (every
+ *  frame_interval-th frame, or at most preferred_fps times a second), starting with the
+ *  next step. `user` is passed back untouched. Status: OK; INVALID_ARGUMENT (callback or
+ *  out NULL); STALE_HANDLE (engine). */
+caluna_status caluna_display_link_create(caluna_engine *e, caluna_display_link_callback callback, void *user,
+                                         caluna_display_link *out);
+
+/** Pauses (non-zero) or resumes (0) the link; a paused link neither fires nor counts frames.
+ *  Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_display_link_set_paused(caluna_engine *e, caluna_display_link link, int32_t paused);
+
+/** preferredFramesPerSecond: 0 (default) = every frame; otherwise the link fires when at
+ *  least 1/fps s (within 0.1%) passed since it last fired. Status: OK; INVALID_ARGUMENT
+ *  (fps < 0); STALE_HANDLE. */
+caluna_status caluna_display_link_set_preferred_fps(caluna_engine *e, caluna_display_link link, int32_t fps);
+
+/** frameInterval: fire every n-th stepped frame (n ≥ 1, default 1; used when preferred fps
+ *  is 0). Status: OK; INVALID_ARGUMENT (n < 1); STALE_HANDLE. */
+caluna_status caluna_display_link_set_frame_interval(caluna_engine *e, caluna_display_link link,
+                                                     int32_t frame_interval);
+
+/** The link's timestamp, targetTimestamp and duration as of its last call (both stamps =
+ *  the creation time and duration 0 before its first call). Any pointer may be NULL (not
+ *  wanted); all NULL is INVALID_ARGUMENT. Status: OK; INVALID_ARGUMENT; STALE_HANDLE. */
+caluna_status caluna_display_link_timestamps(caluna_engine *e, caluna_display_link link, double *timestamp,
+                                             double *target_timestamp, double *duration);
+
+/** Stops the link for good; its id becomes stale. Allowed from inside its own callback.
+ *  Status: OK; STALE_HANDLE (already invalidated); INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_display_link_invalidate(caluna_engine *e, caluna_display_link link);
+
+/** NSTimer on the virtual clock: first due `interval` seconds from now (finite, ≥ 0, ≤ 1e9;
+ *  > 0 when repeating), fires during the first step that reaches its date, at most once per
+ *  step (missed dates are coalesced: a 1/60 s timer stepped at 30 Hz fires 30 times a
+ *  second); `repeats` non-zero repeats. Status: OK; INVALID_ARGUMENT (bad interval,
+ *  callback or out NULL); STALE_HANDLE (engine). */
+caluna_status caluna_timer_create(caluna_engine *e, double interval, int32_t repeats,
+                                  caluna_timer_callback callback, void *user, caluna_timer *out);
+
+/** The media time the timer fires next. Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE
+ *  (invalidated, or fired and not repeating). */
+caluna_status caluna_timer_fire_date(caluna_engine *e, caluna_timer timer, double *out);
+
+/** Stops the timer for good; its id becomes stale. Allowed from inside its own callback.
+ *  Status: OK; STALE_HANDLE (already invalidated, or fired and not repeating);
+ *  INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_timer_invalidate(caluna_engine *e, caluna_timer timer);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Timing functions and easing, without an engine (ABI 1.1)                                  */
+/* ---------------------------------------------------------------------------------------- */
+/* These need no engine: any thread, any time. A failure's message is at
+ * caluna_last_error(NULL) on the calling thread. */
+
+/** A cubic Bézier timing function (0,0)–(c1x,c1y)–(c2x,c2y)–(1,1) at time fraction `x`
+ *  (clamped to [0, 1]): the curve is solved for x, then y is returned (f(0) = 0, f(1) = 1).
+ *  Status: OK; INVALID_ARGUMENT (NaN/∞, c1x or c2x outside [0, 1], out NULL). */
+caluna_status caluna_timing_function_evaluate(double c1x, double c1y, double c2x, double c2y, double x,
+                                              double *out);
+
+/** A named timing function ("linear", "easeIn" (0.42, 0, 1, 1), "easeOut" (0, 0, 0.58, 1),
+ *  "easeInEaseOut" (0.42, 0, 0.58, 1), "default" (0.25, 0.1, 0.25, 1)) at `x`.
+ *  Status: OK; INVALID_ARGUMENT (name NULL or unknown, x NaN/∞, out NULL). */
+caluna_status caluna_timing_function_named_evaluate(const char *name, double x, double *out);
+
+/** The control points of a named timing function. Status: OK; INVALID_ARGUMENT (name NULL or
+ *  unknown, a NULL pointer). */
+caluna_status caluna_timing_function_named_points(const char *name, double *c1x, double *c1y,
+                                                  double *c2x, double *c2y);
+
+/** Robert Penner's easing function `name` at time fraction `t` (not clamped: the formulas
+ *  extrapolate). Names: "linear", "quadraticEaseIn/Out/InOut", "cubic…", "quartic…",
+ *  "quintic…", "sine…", "circular…", "exponential…", "elastic…", "back…", "bounce…"
+ *  (the book's bounceEaseOut: bounceEaseOut(0.5) = 0.71875), "pennerBounceEaseOut".
+ *  Status: OK; INVALID_ARGUMENT (name NULL or unknown, t NaN/∞, out NULL, a result that is
+ *  not finite (circular outside [0, 1])). */
+caluna_status caluna_easing(const char *name, double t, double *out);
+
+/** The name of easing function `index` (0, 1, … until INVALID_ARGUMENT), a static string.
+ *  Status: OK; INVALID_ARGUMENT (index out of range, out NULL). */
+caluna_status caluna_easing_name_at(int32_t index, const char **out);
 
 #ifdef __cplusplus
 } /* extern "C" */

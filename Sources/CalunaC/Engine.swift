@@ -45,7 +45,7 @@ public func caluna_engine_destroy(_ e: OpaquePointer?) -> Int32 {
         return err.code.rawValue
     case .success(let ce):
         guard let e, unregisterEngine(e) else {
-            ce.busy.store(false, ordering: .releasing)
+            releaseEngine(ce)
             return failWithoutEngine(function, CalunaError(.staleHandle, "the engine was destroyed by another call"))
         }
         // Drop the registry's reference. The engine stays marked busy while it

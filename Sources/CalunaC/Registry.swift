@@ -19,6 +19,15 @@ final class CEngine {
     /// Set while a call runs: a second thread entering the same engine is
     /// refused instead of racing (DESIGN §4: one engine, one thread at a time).
     let busy = Atomic<Bool>(false)
+    /// The thread holding `busy` (pthread_self as a number; 0 when free). A
+    /// callback the engine runs inside a call (a delegate, a display link, a
+    /// timer) may call back into the engine from that same thread.
+    let owner = Atomic<UInt>(0)
+    /// How many calls of the owner thread are inside the engine (1 = a plain
+    /// call, more = calls made from inside a callback). Only the owner touches it.
+    var depth = 0
+    /// Ids of animations, display links and timers (Animations.swift).
+    private(set) lazy var objects = ObjectTable(tag: handles.tag)
 
     init(session: Session) throws {
         self.session = session
@@ -96,17 +105,57 @@ func lookupEngine(_ p: UnsafeRawPointer?, _ function: String) -> Result<CEngine,
     return .success(ce)
 }
 
-/// Looks the engine up and marks it busy for the duration of a call.
+/// Calls that a callback running inside the engine may not make: they run a
+/// frame, commit, draw, run scripts or end the engine the callback is part of.
+private let refusedInCallbacks: Set<String> = [
+    "caluna_engine_destroy", "caluna_engine_step", "caluna_engine_advance", "caluna_engine_flush",
+    "caluna_render", "caluna_render_png", "caluna_engine_load_file", "caluna_engine_load_string",
+    "caluna_engine_set_sandbox",
+]
+
+/// The calling thread as a number (never 0 for a live thread on Linux).
+private func currentThread() -> UInt { UInt(pthread_self()) }
+
+/// Looks the engine up and marks it busy for the duration of a call. The
+/// thread that holds the engine may enter again (from a callback the engine
+/// runs); other threads are refused. Pair with `releaseEngine`.
 func acquireEngine(_ p: OpaquePointer?, _ function: String) -> Result<CEngine, CalunaError> {
     switch lookupEngine(p.map { UnsafeRawPointer($0) }, function) {
     case .failure(let e): return .failure(e)
     case .success(let ce):
-        guard ce.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+        let me = currentThread()
+        if ce.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            ce.owner.store(me, ordering: .relaxed)
+            ce.depth = 1
+            return .success(ce)
+        }
+        // Only this thread ever stores its own id, so reading it here means
+        // this thread holds the engine: the call comes from inside a callback.
+        guard ce.owner.load(ordering: .relaxed) == me else {
             return .failure(CalunaError(.invalidArgument,
                 "\(function): the engine is in use by another call (an engine is used by one thread at a time)"))
         }
+        if refusedInCallbacks.contains(function) {
+            let e = CalunaError(.invalidArgument,
+                "\(function) cannot be called from inside a callback the engine is running (a delegate, display link or timer); " +
+                "the engine is in the middle of a frame — do it after the call that ran the callback returns")
+            ce.record(e)
+            return .failure(e)
+        }
+        ce.depth += 1
         return .success(ce)
     }
+}
+
+/// Ends a call that `acquireEngine` admitted.
+func releaseEngine(_ ce: CEngine) {
+    if ce.depth > 1 {
+        ce.depth -= 1
+        return
+    }
+    ce.depth = 0
+    ce.owner.store(0, ordering: .relaxed)
+    ce.busy.store(false, ordering: .releasing)
 }
 
 /// Removes a destroyed engine from the registry; false if it was not there.
@@ -126,7 +175,7 @@ func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throw
     case .success(let c):
         ce = c
     }
-    defer { ce.busy.store(false, ordering: .releasing) }
+    defer { releaseEngine(ce) }
     do {
         try body(ce)
         return CalunaStatus.ok

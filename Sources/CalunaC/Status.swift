@@ -8,6 +8,8 @@ enum CalunaStatus {
 /// The library version and the ABI version the header states.
 let calunaVersion = "0.1.0"
 let calunaABIVersion: Int32 = 1
+/// Grows with compatible additions (1: animations, presentation, timers, easing).
+let calunaABIMinorVersion: Int32 = 1
 
 /// A C string that lives for the whole process.
 func staticCString(_ s: String) -> UnsafePointer<CChar> {
@@ -76,6 +78,9 @@ public func caluna_version() -> UnsafePointer<CChar> { versionString }
 
 @_cdecl("caluna_abi_version")
 public func caluna_abi_version() -> Int32 { calunaABIVersion }
+
+@_cdecl("caluna_abi_minor_version")
+public func caluna_abi_minor_version() -> Int32 { calunaABIMinorVersion }
 
 @_cdecl("caluna_status_name")
 public func caluna_status_name(_ status: Int32) -> UnsafePointer<CChar> {

@@ -15,8 +15,9 @@ enum ValueLayout {
     }
 }
 
-/// Reads a caller's caluna_value. NaN and ∞ anywhere are refused here.
-func readValue(_ p: UnsafeRawPointer) throws -> Value {
+/// Reads a caller's caluna_value. NaN and ∞ anywhere are refused here, except
+/// a NUMBER of +∞ when `allowingInfinity` (repeatCount: forever).
+func readValue(_ p: UnsafeRawPointer, allowingInfinity: Bool = false) throws -> Value {
     let raw = p.loadUnaligned(as: Int32.self)
     let u = p + ValueLayout.union
     func d(_ i: Int) -> Double { u.loadUnaligned(fromByteOffset: i * 8, as: Double.self) }
@@ -49,7 +50,7 @@ func readValue(_ p: UnsafeRawPointer) throws -> Value {
     case .image, .path:
         throw CalunaError(.notSupported, "values of type \(tag == .image ? "IMAGE" : "PATH") are reserved for a later ABI version")
     }
-    guard v.isFinite else {
+    guard v.isFinite || (allowingInfinity && v == .number(.infinity)) else {
         throw CalunaError(.invalidArgument, "the value contains NaN or infinity")
     }
     return v

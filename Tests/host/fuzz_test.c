@@ -48,6 +48,54 @@ static caluna_value value(void) {
     return v;
 }
 
+/* Issue #3: animation keys (and some that are not), class names, strings that mean something. */
+static const char *anim_keys[] = { "duration", "beginTime", "speed", "timeOffset", "repeatCount", "repeatDuration",
+    "autoreverses", "fillMode", "timingFunction", "removedOnCompletion", "keyPath", "additive", "cumulative",
+    "valueFunction", "fromValue", "toValue", "byValue", "mass", "stiffness", "damping", "initialVelocity",
+    "settlingDuration", "values", "path", "keyTimes", "timingFunctions", "calculationMode", "rotationMode",
+    "tensionValues", "continuityValues", "biasValues", "delegate", "animations", "nope", "", NULL };
+static const char *anim_classes[] = { "BasicAnimation", "KeyframeAnimation", "SpringAnimation", "AnimationGroup",
+    "Transition", "Animation", "", NULL };
+static const char *anim_strings[] = { "position", "position.x", "opacity", "bounds", "transform", "transform.rotation.z",
+    "backgroundColor", "name", "forwards", "both", "easeIn", "default", "paced", "cubic", "discrete", "rotateZ", "scale",
+    "auto", "nope" };
+static const char *easing_names[] = { "easeIn", "default", "linear", "bounceEaseOut", "circularEaseIn", "elasticEaseOut",
+    "nope", NULL };
+
+/* A value for an animation key: often a meaningful string or a number. */
+static caluna_value anim_value(void) {
+    caluna_value v;
+    switch (below(4)) {
+    case 0: return caluna_string(anim_strings[below((int)(sizeof anim_strings / sizeof anim_strings[0]))]);
+    case 1: return caluna_number(number());
+    default: v = value(); return v;
+    }
+}
+
+static int callback_calls = 0, callback_refusals = 0;
+
+static void fuzz_delegate(caluna_engine *e, caluna_animation anim, caluna_layer layer, int32_t finished, void *user) {
+    caluna_value half = caluna_number(0.5), tag;
+    (void)finished; (void)user;
+    callback_calls++;
+    caluna_layer_set(e, layer, "opacity", &half);
+    caluna_animation_get_tag(e, anim, "t", &tag);
+    if (caluna_engine_step(e, 0.1) == CALUNA_ERR_INVALID_ARGUMENT) callback_refusals++;
+}
+
+static void fuzz_frame(caluna_engine *e, caluna_display_link link, double ts, double target, double duration, void *user) {
+    (void)ts; (void)target; (void)duration; (void)user;
+    callback_calls++;
+    if (caluna_engine_advance(e, 1e6) == CALUNA_ERR_INVALID_ARGUMENT) callback_refusals++;
+    if (below(8) == 0) caluna_display_link_invalidate(e, link);
+}
+
+static void fuzz_timer(caluna_engine *e, caluna_timer timer, double when, void *user) {
+    (void)timer; (void)when; (void)user;
+    callback_calls++;
+    if (caluna_engine_flush(e) == CALUNA_ERR_INVALID_ARGUMENT) callback_refusals++;
+}
+
 static const char *keys[] = { "position", "position.x", "bounds", "bounds.size.width", "frame", "anchorPoint",
     "zPosition", "transform", "affineTransform", "hidden", "opacity", "backgroundColor", "masksToBounds",
     "geometryFlipped", "name", "cornerRadius", "nope", "", ".", "position.", "bounds.origin.z", NULL };
@@ -57,14 +105,55 @@ int main(void) {
     EXPECT_OK(NULL, caluna_engine_create(NULL, &e));
     EXPECT_OK(NULL, caluna_engine_create(NULL, &other));
     caluna_layer foreign = 0, root = 0;
+    caluna_animation foreign_anim = 0;
     EXPECT_OK(other, caluna_layer_create(other, &foreign));
+    EXPECT_OK(other, caluna_animation_create(other, "BasicAnimation", &foreign_anim));
     EXPECT_OK(e, caluna_root_layer(e, &root));
 
     enum { POOL = 12 };
     caluna_layer ids[POOL] = { 0 };
     ids[0] = root;
-    int unknown_status = 0, silent_failure = 0, ok = 0, failed = 0;
+    /* Slots 0-3 always hold animations that a layer accepts (until the storm edits them). */
+    caluna_animation anims[POOL] = { 0 };
+    uint64_t frames[4] = { 0 };
+    {
+        caluna_value x = caluna_string("position.x"), p = caluna_string("position"), o = caluna_string("opacity");
+        caluna_value zero = caluna_number(0), hundred = caluna_number(100), one = caluna_number(1);
+        caluna_value pts[3] = { caluna_point(0, 0), caluna_point(50, 10), caluna_point(100, 0) };
+        caluna_animation child = 0;
+        caluna_animation_create(e, "BasicAnimation", &anims[0]);
+        caluna_animation_set(e, anims[0], "keyPath", &x);
+        caluna_animation_set(e, anims[0], "fromValue", &zero);
+        caluna_animation_set(e, anims[0], "toValue", &hundred);
+        caluna_animation_set(e, anims[0], "duration", &one);
+        caluna_animation_create(e, "KeyframeAnimation", &anims[1]);
+        caluna_animation_set(e, anims[1], "keyPath", &p);
+        caluna_animation_set_values(e, anims[1], pts, 3);
+        caluna_animation_create(e, "AnimationGroup", &anims[2]);
+        caluna_animation_copy(e, anims[0], &child);
+        caluna_group_add_animation(e, anims[2], child);
+        caluna_group_add_animation(e, anims[2], anims[1]);
+        caluna_animation_release(e, child);
+        caluna_animation_create(e, "SpringAnimation", &anims[3]);
+        caluna_animation_set(e, anims[3], "keyPath", &o);
+        caluna_animation_set(e, anims[3], "toValue", &zero);
+    }
+    int unknown_status = 0, silent_failure = 0, ok = 0, failed = 0, no_engine_silent = 0;
     for (int i = 0; i < 50000; i++) {
+        /* The animation pool: live, released, foreign, layer ids, garbage. */
+        int aslot = 4 + below(POOL - 4);
+        if (below(15) == 0) {
+            switch (below(6)) {
+            case 0:
+                caluna_animation_create(e, anim_classes[below((int)(sizeof anim_classes / sizeof anim_classes[0]))], &anims[aslot]);
+                break;
+            case 1: caluna_animation_copy(e, anims[below(4)], &anims[aslot]); break;
+            case 2: caluna_animation_release(e, anims[aslot]); break;
+            case 3: anims[aslot] = below(2) ? foreign_anim : ids[below(POOL)]; break;
+            case 4: caluna_animation_copy(e, anims[below(POOL)], &anims[aslot]); break;
+            default: anims[aslot] = below(2) ? next() : (anims[aslot] ^ (1ull << below(64))); break;
+            }
+        }
         /* Keep the pool stocked with live, released and odd ids. */
         int slot = below(POOL);
         if (below(20) == 0 && slot != 0) {
@@ -82,7 +171,12 @@ int main(void) {
         int32_t n = 0;
         caluna_layer l = 0;
         caluna_status s;
-        switch (below(20)) {
+        caluna_animation an = anims[below(POOL)], an2 = anims[below(POOL)];
+        const char *akey = anim_keys[below((int)(sizeof anim_keys / sizeof anim_keys[0]))];
+        const char *lkey = below(4) ? (below(2) ? "k" : "j") : (below(2) ? NULL : "");
+        caluna_value av = anim_value();
+        int engine_less = 0;
+        switch (below(48)) {
         case 0: s = caluna_layer_set(e, a, key, &v); break;
         case 1: s = caluna_layer_set(e, a, key, &v); break;
         case 2: s = caluna_layer_get(e, a, key, &out); break;
@@ -111,25 +205,103 @@ int main(void) {
             break;
         }
         case 18: s = caluna_layer_layout_if_needed(e, a); break;
-        default: s = caluna_layer_find(e, key, &l); break;
+        case 19: s = caluna_layer_find(e, key, &l); break;
+        /* issue #3 */
+        case 20: case 21: case 22: s = caluna_animation_set(e, an, akey, &av); break;
+        case 23: s = caluna_animation_get(e, an, akey, &out); break;
+        case 24: {
+            double xs[6];
+            for (int j = 0; j < 6; j++) xs[j] = below(3) ? (double)below(11) / 10.0 : number();
+            s = caluna_animation_set_numbers(e, an, akey, below(8) ? xs : NULL, below(8) - 1);
+            break;
+        }
+        case 25: {
+            caluna_value vs[5];
+            for (int j = 0; j < 5; j++) vs[j] = below(2) ? caluna_point(number(), number()) : anim_value();
+            s = caluna_animation_set_values(e, an, below(8) ? vs : NULL, below(7) - 1);
+            break;
+        }
+        case 26: s = caluna_animation_set_timing_function(e, an, number(), number(), number(), number()); break;
+        case 27: {
+            const char *names[4] = { easing_names[below(8)], "easeOut", "easeIn", easing_names[below(8)] };
+            s = caluna_animation_set_timing_functions_named(e, an, below(8) ? names : NULL, below(6) - 1);
+            break;
+        }
+        case 28: {
+            caluna_path_element els[4];
+            memset(els, 0, sizeof els);
+            for (int j = 0; j < 4; j++) {
+                els[j].type = (caluna_path_element_type)below(6);
+                for (int k = 0; k < 3; k++) { els[j].points[k].x = number(); els[j].points[k].y = number(); }
+            }
+            s = caluna_animation_set_path(e, an, els, below(6) - 1);
+            break;
+        }
+        case 29: s = caluna_group_add_animation(e, an, an2); break;
+        case 30: case 31: s = caluna_layer_add_animation(e, below(2) ? root : a, an, lkey); break;
+        case 32: s = caluna_layer_remove_animation(e, a, lkey); break;
+        case 33: s = below(4) ? caluna_layer_animation_for_key(e, a, lkey, &an) : caluna_layer_remove_all_animations(e, a); break;
+        case 34: s = caluna_layer_get_presentation(e, below(2) ? root : a, key, &out); break;
+        case 35: s = caluna_layer_convert_time(e, a, b, number(), &d1); break;
+        case 36: s = below(2) ? caluna_animation_set_tag(e, an, "t", &v) : caluna_animation_get_tag(e, an, akey ? akey : "t", &out); break;
+        case 37: s = caluna_animation_set_delegate(e, an, below(2) ? fuzz_delegate : NULL, fuzz_delegate, NULL); break;
+        case 38: {
+            int f = below(4);
+            switch (below(5)) {
+            case 0: s = caluna_display_link_create(e, fuzz_frame, NULL, &frames[f]); break;
+            case 1: s = caluna_timer_create(e, below(2) ? 1.0 / 60 : number(), below(2), fuzz_timer, NULL, &frames[f]); break;
+            case 2: s = caluna_display_link_set_frame_interval(e, frames[f], below(5) - 1); break;
+            case 3: s = caluna_display_link_set_preferred_fps(e, frames[f], below(200) - 20); break;
+            default: s = below(2) ? caluna_display_link_invalidate(e, frames[f]) : caluna_timer_invalidate(e, frames[f]); break;
+            }
+            break;
+        }
+        case 39: s = caluna_engine_flush(e); break;
+        case 40: s = caluna_layer_animation_key_at(e, a, below(4) - 1, &lkey); break;
+        case 41: s = caluna_group_animation_at(e, an, below(4) - 1, &an2); break;
+        case 42: {
+            double xs[8], got[8];
+            int32_t count = 0;
+            (void)xs;
+            switch (below(4)) {
+            case 0: s = caluna_animation_get_numbers(e, an, akey, got, below(10) - 1, &count); break;
+            case 1: s = caluna_animation_get_timing_functions(e, an, got, below(3), &count); break;
+            case 2: { caluna_value vs[4]; s = caluna_animation_get_values(e, an, vs, below(5), &count); break; }
+            default: { caluna_path_element els[4]; s = caluna_animation_get_path(e, an, els, below(5), &count); break; }
+            }
+            break;
+        }
+        case 43: engine_less = 1; s = caluna_easing(easing_names[below(8)], number(), &d1); break;
+        case 44: engine_less = 1; s = caluna_timing_function_evaluate(number(), number(), number(), number(), number(), &d1); break;
+        case 45: engine_less = 1; s = caluna_timing_function_named_evaluate(easing_names[below(8)], number(), &d1); break;
+        default: s = caluna_engine_step(e, below(4) ? 1.0 / 60 : number()); break;
         }
         if (s == CALUNA_OK) {
             ok++;
         } else {
             failed++;
             if ((int)s < 1 || (int)s > 9) unknown_status++;
-            const char *msg = caluna_last_error(e);
+            const char *msg = caluna_last_error(engine_less ? NULL : e);
             if (msg == NULL || msg[0] == '\0') silent_failure++;
+            if (engine_less && strstr(msg, "caluna_") != msg) no_engine_silent++;
         }
     }
     CHECK(unknown_status == 0, "every status is a documented one (%d unknown)", unknown_status);
     CHECK(silent_failure == 0, "every failure has a message (%d silent)", silent_failure);
     CHECK(ok > 5000 && failed > 5000, "both paths exercised: %d ok, %d failed", ok, failed);
+    CHECK(no_engine_silent == 0, "engine-less failures explain themselves at caluna_last_error(NULL) (%d not)", no_engine_silent);
+    CHECK(callback_calls > 0 && callback_refusals == callback_calls,
+          "callbacks ran (%d) and each was refused a step/advance/flush (%d)", callback_calls, callback_refusals);
 
     /* A clean state still renders a known picture. */
     EXPECT_OK(e, caluna_engine_set_size(e, 8, 8, 1));
     int32_t count = 0;
     caluna_layer_sublayer_count(e, root, &count);
+    for (int j = 0; j < 4; j++) {
+        caluna_display_link_invalidate(e, frames[j]);
+        caluna_timer_invalidate(e, frames[j]);
+    }
+    caluna_layer_remove_all_animations(e, root);
     while (count > 0) {
         caluna_layer sub = 0;
         caluna_layer_sublayer_at(e, root, 0, &sub);
