@@ -92,7 +92,8 @@ public final class DisplayLink: FrameCallback {
     }
 
     override func fireIfDue(from start: Int64, to now: Int64) throws {
-        guard isValid, !isPaused else { return }
+        // step(0) commits; it is not a frame (no zero-length frame periods).
+        guard isValid, !isPaused, now > start else { return }
         framesSinceFire += 1
         if preferredFramesPerSecond > 0 {
             // Tolerate 0.1% so a rate that divides the frame rate is exact.

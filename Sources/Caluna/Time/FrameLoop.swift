@@ -13,6 +13,9 @@ extension Engine {
     /// lays out, stamps new animations, updates the presentation tree and
     /// evaluates it. Events it finds are delivered by the next step.
     public func flush() throws {
+        try checkNotInFrame("flush")
+        runningFrame = true
+        defer { runningFrame = false }
         try root.layoutIfNeeded()
         commitAndEvaluate()
     }

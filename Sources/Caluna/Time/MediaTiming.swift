@@ -24,6 +24,10 @@ public struct MediaTiming: Equatable, Sendable {
 
     public init() {}
 
+    /// Relative slack for the begin and end comparisons (well under a clock
+    /// tick of 1.4 ns for any animation shorter than a second).
+    public static let boundaryTolerance = 5e-10
+
     /// The default duration of an animation whose duration is 0.
     public static let defaultDuration = 0.25
 
@@ -83,6 +87,12 @@ extension MediaTiming {
     public func sample(parentTime tp: Double, duration d: Double, endInclusive: Bool = false) -> TimingSample {
         let active = activeDuration(iteration: d)
         var elapsed = (tp - beginTime) * speed
+        // Times are clock ticks turned into doubles and ends are sums such as
+        // 0.1 + 0.2: within a hair of a boundary counts as on it, so an
+        // animation ends at the tick nearest its end, not one tick later.
+        let hair = MediaTiming.boundaryTolerance * max(1, abs(active).isFinite ? abs(active) : 1)
+        if abs(elapsed) <= hair { elapsed = 0 }
+        if abs(elapsed - active) <= hair { elapsed = active }
         var phase = TimingSample.Phase.active
         if elapsed < 0 {
             phase = .before
