@@ -27,7 +27,6 @@ private func near(_ a: Value, _ b: Value, _ tol: Double = storedTolerance) -> Bo
     return zip(x, y).allSatisfy { near($0, $1, tol) }
 }
 
-private let blue = Color(red: 0, green: 0, blue: 1), red = Color(red: 1, green: 0, blue: 0)
 
 @Suite struct InterpolationTests {
     // MARK: interpolate
