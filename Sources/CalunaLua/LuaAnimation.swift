@@ -200,6 +200,8 @@ enum LuaAnimation {
         guard let pa = anim as? PropertyAnimation else { throw CalunaError.invalid("\(what): not a property animation") }
         let kind = try pa.valueKind()
         if kind == .array {
+            // scale / translate value functions: a number means all three axes.
+            if let n = L.number(v) { return .number(n) }
             return .array(try array(L, v, what: what) { i in try LuaValues.value(L, -1, kind: .number, nullable: false, what: "\(what)[\(i)]") })
         }
         return try LuaValues.value(L, v, kind: kind, nullable: kind == .color, what: what)
