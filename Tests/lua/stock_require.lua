@@ -45,6 +45,20 @@ local ok, err = pcall(function() blue.position = "nowhere" end)
 check("misuse raises a located error", not ok and tostring(err):find("Layer.position expects a point", 1, true), err)
 check("engine usable after an error", ca.render():pixel(40, 40) ~= nil)
 
+-- Animations, delegates and display links run from stock lua5.4 too.
+local stops, ticks = {}, 0
+blue:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 0, toValue = 100, duration = 1,
+  delegate = { animationDidStop = function(_, _, finished) stops[#stops + 1] = { ca.mediaTime(), finished } end } }, "x")
+local link = ca.displayLink(function() ticks = ticks + 1 end)
+ca.step(0)
+ca.advance(1)
+check("presentation mid-animation", blue:presentation() ~= nil)
+ca.advance(1.5)
+check("didStop at exactly 1.5 (committed at 0.5, 1 s long)", #stops == 1 and stops[1][1] == 1.5 and stops[1][2] == true,
+  #stops > 0 and stops[1][1] or "none")
+check("display link fired on every non-empty step", ticks == 2, ticks)
+link:invalidate()
+
 local T = require "caluna.test"
 check("harness loads from the same module file", type(T.test) == "function")
 
