@@ -124,7 +124,7 @@ public func caluna_animation_set(_ e: OpaquePointer?, _ anim: UInt64, _ key: Uns
         let a = try ce.animation(anim, "anim")
         let (k, p) = try property(key, a)
         // HUGE_VAL means forever for the repeat keys (the property table checks the rest).
-        let v = try readValue(value, key: k, allowingInfinity: k == "repeatCount" || k == "repeatDuration")
+        let v = try readValue(value, key: k, allowingInfinity: p.allowsInfinity)
         switch p.kind {
         case .keyPathValue:
             try checkKeyPathValue(p, a, v, k)

@@ -178,8 +178,7 @@ enum LuaAnimation {
             guard let path = LuaPath.get(L, v) else { throw CalunaError(.typeMismatch, "\(what) expects a ca.Path, got \(LuaValues.describe(L, v))") }
             return .path(path)
         case .value(let k):
-            if k == .number, p.key.hasPrefix("repeat"), let n = L.number(v), n == .infinity { return .number(n) }
-            return try LuaValues.value(L, v, kind: k, nullable: p.nullable, what: what)
+            return try LuaValues.value(L, v, kind: k, nullable: p.nullable, what: what, allowsInfinity: p.allowsInfinity)
         case .keyPathValue:
             return try keyPathValue(L, v, anim, what: what)
         case .keyPathValues:

@@ -21,6 +21,8 @@ public struct AnimationProperty {
     public let kind: Kind
     public let nullable: Bool
     public let readOnly: Bool
+    /// repeatCount and repeatDuration accept infinity (repeat forever).
+    public var allowsInfinity: Bool { kind == .value(.number) && MediaTiming.allowsInfinity(key) }
     let appliesTo: (Animation) -> Bool
     let read: (Animation) -> Value
     let write: (Animation, Value) throws -> Void

@@ -132,7 +132,7 @@ extension LayerProperty {
 
     static func timing(_ key: String, _ path: WritableKeyPath<MediaTiming, Double>) -> LayerProperty {
         stored(key, (\Layer.timing).appending(path: path), animatable: false, invalidates: .render,
-               allowsInfinity: key.hasPrefix("repeat")) { try MediaTiming.check(key, $0) }
+               allowsInfinity: MediaTiming.allowsInfinity(key)) { try MediaTiming.check(key, $0) }
     }
 
     static func checkMagnitude(_ key: String, _ values: Double...) throws {

@@ -43,6 +43,9 @@ public struct MediaTiming: Equatable, Sendable {
         speed == 0 ? beginTime : (t - timeOffset) / speed + beginTime
     }
 
+    /// The timing keys that take infinity (repeat forever).
+    public static func allowsInfinity(_ key: String) -> Bool { key == "repeatCount" || key == "repeatDuration" }
+
     /// Validates values coming from scripts and hosts.
     public static func check(_ key: String, _ v: Double) throws {
         switch key {
