@@ -193,13 +193,6 @@ extension CEngine {
 
 // MARK: the layer's animations
 
-/// Presentation layers are read-only copies; their animations are the model's.
-private func refusePresentation(_ l: Layer, _ api: String) throws {
-    if l.isPresentation {
-        throw CalunaError.invalid("\(api): this is a presentation layer (read-only); use its model layer")
-    }
-}
-
 @_cdecl("caluna_layer_add_animation")
 public func caluna_layer_add_animation(_ e: OpaquePointer?, _ layer: UInt64, _ anim: UInt64,
                                        _ key: UnsafePointer<CChar>?) -> Int32 {
@@ -220,7 +213,7 @@ public func caluna_layer_remove_animation(_ e: OpaquePointer?, _ layer: UInt64, 
     withEngine(e, "caluna_layer_remove_animation") { ce in
         let l = try ce.layer(layer, "layer")
         let k = try string(key, "key")
-        try refusePresentation(l, "caluna_layer_remove_animation")
+        try l.checkModel("caluna_layer_remove_animation")
         l.removeAnimation(forKey: k)
     }
 }
@@ -229,7 +222,7 @@ public func caluna_layer_remove_animation(_ e: OpaquePointer?, _ layer: UInt64, 
 public func caluna_layer_remove_all_animations(_ e: OpaquePointer?, _ layer: UInt64) -> Int32 {
     withEngine(e, "caluna_layer_remove_all_animations") { ce in
         let l = try ce.layer(layer, "layer")
-        try refusePresentation(l, "caluna_layer_remove_all_animations")
+        try l.checkModel("caluna_layer_remove_all_animations")
         l.removeAllAnimations()
     }
 }

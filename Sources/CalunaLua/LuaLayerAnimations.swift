@@ -32,13 +32,13 @@ enum LuaLayerAnimations {
         L.setFunction(-1, "removeAnimationForKey", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:removeAnimationForKey")
             let layer = try LuaLayer.arg(a, 1)
-            try layer.checkWritable("Layer:removeAnimationForKey")
+            try layer.checkModel("Layer:removeAnimationForKey")
             layer.removeAnimation(forKey: try a.string(2))
             return 0
         } })
         L.setFunction(-1, "removeAllAnimations", { L in protect(L) { L in
             let layer = try LuaLayer.arg(Args(L: L, api: "Layer:removeAllAnimations"), 1)
-            try layer.checkWritable("Layer:removeAllAnimations")
+            try layer.checkModel("Layer:removeAllAnimations")
             layer.removeAllAnimations()
             return 0
         } })
@@ -81,12 +81,6 @@ enum LuaLayerAnimations {
             lua_pushnumber(L, from ? layer.convertTime(t, from: other) : layer.convertTime(t, to: other))
             return 1
         }
-    }
-}
-
-extension Layer {
-    func checkWritable(_ api: String) throws {
-        if isPresentation { throw CalunaError.invalid("\(api): this is a presentation layer (read-only); use its modelLayer") }
     }
 }
 

@@ -63,7 +63,8 @@ extension Layer {
     }
 
     /// Presentation layers are read-only copies; only model layers change.
-    func checkModel(_ api: String) throws {
+    /// `api` names the call in the error.
+    public func checkModel(_ api: String) throws {
         if isPresentation {
             throw CalunaError.invalid("\(api): this is a presentation layer (read-only); use its modelLayer")
         }

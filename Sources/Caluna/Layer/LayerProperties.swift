@@ -38,7 +38,7 @@ public struct LayerProperty {
         } else if v.kind != kind {
             throw CalunaError(.typeMismatch, "\(key) expects \(kind.expectation), got \(v.kind.expectation)")
         }
-        if isPresentationWrite(layer) { throw CalunaError.invalid("\(key): this is a presentation layer (read-only); set it on its modelLayer") }
+        try layer.checkModel(key)
         if case .number(let n) = v, allowsInfinity, n == .infinity {
         } else if !v.isFinite {
             throw CalunaError(.invalidArgument, "\(key) must be finite (got NaN or infinity)")
@@ -219,9 +219,6 @@ public enum LayerProperties {
         throw CalunaError(.unknownKey, "Layer has no property '\(key)'")
     }
 }
-
-/// Only the engine writes presentation layers (through `write`).
-private func isPresentationWrite(_ layer: Layer) -> Bool { layer.isPresentation }
 
 extension Layer {
     var fillModeName: String {
