@@ -77,25 +77,12 @@ enum LuaAnimation {
     /// Constructor keys in a fixed order: keyPath and valueFunction first
     /// (they type the values), then the property table's order.
     static func applyInitial(_ L: OpaquePointer, table t: Int32, anim: Animation, binding: LuaBinding) throws {
-        var keys: [String] = []
-        lua_pushnil(L)
-        while lua_next(L, t) != 0 {
-            guard let k = L.string(-2) else {
-                let what = L.typeName(-2)
-                lua_settop(L, t + 1)
-                throw CalunaError(.typeMismatch, "ca.\(anim.className){…}: keys must be property names, got a \(what) key")
-            }
-            keys.append(k)
-            L.pop()
-        }
         func rank(_ k: String) -> Int {
             if k == "keyPath" { return 0 }
             if k == "valueFunction" { return 1 }
             return 10 + (AnimationProperties.all.firstIndex { $0.key == k } ?? 1000)
         }
-        for k in keys.sorted(by: { (rank($0), $0) < (rank($1), $1) }) {
-            L.rawField(t, k)
-            defer { L.pop() }
+        try L.applyFields(of: t, "ca.\(anim.className)", rank: rank) { k in
             try LuaAnimation.assign(L, anim, key: k, valueAt: -1, binding: binding)
         }
     }

@@ -194,26 +194,13 @@ enum LuaModule {
     /// the property table's order, callbacks, sublayers.
     static func applyInitialProperties(_ L: OpaquePointer, table t: Int32, layer: Layer, proxy: Int32,
                                        binding: LuaBinding) throws {
-        var keys: [String] = []
-        lua_pushnil(L)
-        while lua_next(L, t) != 0 {
-            guard let k = L.string(-2) else {
-                let what = L.typeName(-2)
-                lua_settop(L, proxy)
-                throw CalunaError(.typeMismatch, "ca.Layer{…}: keys must be property names, got a \(what) key")
-            }
-            keys.append(k)
-            L.pop()
-        }
         let first = ["anchorPoint", "anchorPointZ", "bounds", "frame", "position"]
         func rank(_ k: String) -> Int {
             if let i = first.firstIndex(of: k) { return i }
             if let i = LayerProperties.all.firstIndex(where: { $0.key == k }) { return 10 + i }
             return k == "sublayers" ? 2000 : 1000
         }
-        for k in keys.sorted(by: { (rank($0), $0) < (rank($1), $1) }) {
-            L.rawField(t, k)
-            defer { L.pop() }
+        try L.applyFields(of: t, "ca.Layer", rank: rank) { k in
             try LuaLayer.assign(L, layer: layer, proxy: proxy, key: k, valueAt: -1, binding: binding)
         }
     }

@@ -69,6 +69,29 @@ extension OpaquePointer {
     }
 
     func pop(_ n: Int32 = 1) { calu_pop(self, n) }
+
+    /// A constructor's table: calls `apply(key)` with t[key] on top of the
+    /// stack for every key, in the order `rank` gives (ties by name), so
+    /// `ca.Layer{…}` and `ca.BasicAnimation{…}` apply keys in a fixed order
+    /// whatever order the table stores them in. Keys must be strings.
+    func applyFields(of t: Int32, _ api: String, rank: (String) -> Int, _ apply: (String) throws -> Void) throws {
+        var keys: [String] = []
+        lua_pushnil(self)
+        while lua_next(self, t) != 0 {
+            guard let k = string(-2) else {
+                let what = typeName(-2)
+                pop(2)
+                throw CalunaError(.typeMismatch, "\(api){…}: keys must be property names, got a \(what) key")
+            }
+            keys.append(k)
+            pop()
+        }
+        for k in keys.sorted(by: { (rank($0), $0) < (rank($1), $1) }) {
+            rawField(t, k)
+            defer { pop() }
+            try apply(k)
+        }
+    }
 }
 
 /// Argument checking that throws (Swift errors, not Lua errors).

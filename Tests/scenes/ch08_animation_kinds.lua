@@ -282,6 +282,8 @@ T.test("animation objects: class names, copies, tags, read-only attached copies"
   T.eq(editable.duration, 3)
   T.raises(function() return a.noSuchKey end, "no property 'noSuchKey'")
   T.raises(function() ca.Transition{} end, "issue #9")
+  T.raises(function() ca.BasicAnimation{ keyPath = "opacity", [1] = 2 } end,
+           "ca.BasicAnimation{…}: keys must be property names, got a number key")
   T.raises(function() ca.AnimationGroup{ animations = { 1 } } end, "expects an animation")
 end, opts)
 
