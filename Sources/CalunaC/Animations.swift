@@ -552,9 +552,6 @@ public func caluna_group_animation_at(_ e: OpaquePointer?, _ group: UInt64, _ in
     return withEngine(e, "caluna_group_animation_at") { ce in
         let o = try output(out, "out")
         let children = try ce.group(group, "group").animations ?? []
-        guard index >= 0, Int(index) < children.count else {
-            throw CalunaError(.invalidArgument, "index \(index) is out of range (the group has \(children.count) animations)")
-        }
-        o.pointee = try ce.animationID(children[Int(index)])
+        o.pointee = try ce.animationID(try element(children, index, "the group has \(children.count) animations"))
     }
 }

@@ -57,3 +57,12 @@ func int32(_ v: Int, _ name: String) throws -> Int32 {
     }
     return r
 }
+
+/// items[index] for a C index, or INVALID_ARGUMENT naming the range;
+/// `range` describes it for the message ("the layer has 3 sublayers").
+func element<T>(_ items: [T], _ index: Int32, _ range: String) throws -> T {
+    guard index >= 0, Int(index) < items.count else {
+        throw CalunaError(.invalidArgument, "index \(index) is out of range (\(range))")
+    }
+    return items[Int(index)]
+}

@@ -116,10 +116,7 @@ public func caluna_layer_sublayer_at(_ e: OpaquePointer?, _ layer: UInt64, _ ind
     return withEngine(e, "caluna_layer_sublayer_at") { ce in
         let o = try output(out, "out")
         let subs = try ce.layer(layer, "layer").sublayers
-        guard index >= 0, Int(index) < subs.count else {
-            throw CalunaError(.invalidArgument, "index \(index) is out of range (the layer has \(subs.count) sublayers)")
-        }
-        o.pointee = ce.id(subs[Int(index)])
+        o.pointee = ce.id(try element(subs, index, "the layer has \(subs.count) sublayers"))
     }
 }
 

@@ -258,10 +258,7 @@ public func caluna_layer_animation_key_at(_ e: OpaquePointer?, _ layer: UInt64, 
     return withEngine(e, "caluna_layer_animation_key_at") { ce in
         let o = try output(out, "out")
         let keys = try ce.layer(layer, "layer").animationKeys
-        guard index >= 0, Int(index) < keys.count else {
-            throw CalunaError(.invalidArgument, "index \(index) is out of range (the layer has \(keys.count) animation keys)")
-        }
-        o.pointee = try ce.keep(keys[Int(index)])
+        o.pointee = try ce.keep(try element(keys, index, "the layer has \(keys.count) animation keys"))
     }
 }
 
@@ -527,10 +524,7 @@ public func caluna_easing_name_at(_ index: Int32, _ out: UnsafeMutablePointer<Un
     out?.pointee = nil
     return withoutEngine("caluna_easing_name_at") {
         let o = try output(out, "out")
-        guard index >= 0, Int(index) < easingNames.count else {
-            throw CalunaError(.invalidArgument, "index \(index) is out of range (0…\(easingNames.count - 1))")
-        }
-        o.pointee = easingNames[Int(index)]
+        o.pointee = try element(easingNames, index, "0…\(easingNames.count - 1)")
     }
 }
 
