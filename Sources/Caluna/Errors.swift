@@ -20,3 +20,16 @@ public struct CalunaError: Error, Equatable, CustomStringConvertible, Sendable {
     public static func invalid(_ m: String) -> CalunaError { CalunaError(.invalidArgument, m) }
     public static func unsupported(_ m: String) -> CalunaError { CalunaError(.notSupported, m) }
 }
+
+/// Work that must all run even when a part fails (every marked layer laid
+/// out, every callback of an instant called): remembers the first error, to
+/// be thrown once everything ran.
+struct FirstError {
+    private(set) var error: Error?
+
+    mutating func run(_ body: () throws -> Void) {
+        do { try body() } catch { if self.error == nil { self.error = error } }
+    }
+
+    func rethrow() throws { if let error { throw error } }
+}

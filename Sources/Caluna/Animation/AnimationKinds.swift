@@ -1,5 +1,5 @@
 /// CABasicAnimation: from, to and by values (Apple's combination table lives
-/// in `BasicAnimation.endpoints`).
+/// in `AnimationEvaluation.endpoints`).
 public class BasicAnimation: PropertyAnimation {
     public var fromValue: Value? = nil
     public var toValue: Value? = nil

@@ -18,20 +18,20 @@ extension Layer {
     /// Lays out this layer and any marked descendants now. Every marked layer
     /// is laid out even if an earlier callback fails; the first error is thrown.
     public func layoutIfNeeded() throws {
-        var firstError: Error?
-        layoutPass(&firstError)
-        if let e = firstError { throw e }
+        var errors = FirstError()
+        layoutPass(&errors)
+        try errors.rethrow()
     }
 
-    private func layoutPass(_ firstError: inout Error?) {
+    private func layoutPass(_ errors: inout FirstError) {
         if needsLayout {
             needsLayout = false
-            do { try layoutSublayers() } catch { if firstError == nil { firstError = error } }
+            errors.run { try layoutSublayers() }
         }
         guard descendantNeedsLayout else { return }
         descendantNeedsLayout = false
         for sub in sublayers where sub.needsLayout || sub.descendantNeedsLayout {
-            sub.layoutPass(&firstError)
+            sub.layoutPass(&errors)
         }
     }
 

@@ -114,15 +114,11 @@ public final class DisplayLink: FrameCallback {
 extension Engine {
     /// Fires the due timers and display links for the frame that began at
     /// `start`; callbacks added during the frame wait for the next one.
-    func fireFrameCallbacks(from start: Int64) throws {
+    func fireFrameCallbacks(from start: Int64, _ errors: inout FirstError) {
         let now = clock.ticks
         frameCallbacks.removeAll { !$0.isValid }
-        var firstError: Error? = nil
-        for c in frameCallbacks {
-            do { try c.fireIfDue(from: start, to: now) } catch { if firstError == nil { firstError = error } }
-        }
+        for c in frameCallbacks { errors.run { try c.fireIfDue(from: start, to: now) } }
         frameCallbacks.removeAll { !$0.isValid }
-        if let firstError { throw firstError }
     }
 
     /// Invalidates every timer and display link (a scene reset).

@@ -33,30 +33,27 @@ extension Engine {
     func runFrame(to target: Int64) throws {
         runningFrame = true
         defer { runningFrame = false }
-        var firstError: Error? = nil
-        func note(_ body: () throws -> Void) {
-            do { try body() } catch { if firstError == nil { firstError = error } }
-        }
-        settle(note)
+        var errors = FirstError()
+        settle(&errors)
         while let t = nextEventTick(before: target) {
             moveClock(toTick: t)
-            settle(note)
+            settle(&errors)
         }
         let start = clock.ticks
         moveClock(toTick: target)
-        note { try fireFrameCallbacks(from: start) }
-        settle(note)
-        if let firstError { throw firstError }
+        fireFrameCallbacks(from: start, &errors)
+        settle(&errors)
+        try errors.rethrow()
     }
 
     /// Layout, commit, evaluate, deliver — until callbacks stop changing
     /// things (bounded, so a callback that always adds work cannot hang).
-    private func settle(_ note: (() throws -> Void) -> Void) {
+    private func settle(_ errors: inout FirstError) {
         for _ in 0..<16 {
-            note { try root.layoutIfNeeded() }
+            errors.run { try root.layoutIfNeeded() }
             commitAndEvaluate()
             if queuedEvents.isEmpty { return }
-            note { try deliverEvents() }
+            deliverEvents(&errors)
         }
     }
 
@@ -243,7 +240,7 @@ extension Engine {
 
     /// Delivers queued events: starts before stops, each in layer tree order
     /// then in the order the layer applies its animations (DESIGN §3).
-    func deliverEvents() throws {
+    func deliverEvents(_ errors: inout FirstError) {
         var events = queuedEvents
         queuedEvents = []
         if Set(events.map { ObjectIdentifier($0.layer) }).count > 1 {
@@ -263,19 +260,15 @@ extension Engine {
         } else {
             events = events.filter { $0.isStart } + events.filter { !$0.isStart }
         }
-        var firstError: Error? = nil
         for e in events {
             guard let d = e.animation.delegate else { continue }
-            do {
+            errors.run {
                 switch e.kind {
                 case .start: try d.animationDidStart(e.animation)
                 case .stop(let finished): try d.animationDidStop(e.animation, finished: finished)
                 }
-            } catch {
-                if firstError == nil { firstError = error }
             }
         }
-        if let firstError { throw firstError }
     }
 }
 
