@@ -9,6 +9,9 @@ final class ResolvedKeyPath {
     /// written directly (the animated-layers benchmark asks for it).
     let slot: Slot
     enum Slot { case position, opacity, bounds, transform, backgroundColor, anchorPoint, other }
+    private static let slots: [String: Slot] = ["position": .position, "opacity": .opacity, "bounds": .bounds,
+                                                "transform": .transform, "backgroundColor": .backgroundColor,
+                                                "anchorPoint": .anchorPoint]
 
     init(_ keyPath: String) throws {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
@@ -25,10 +28,7 @@ final class ResolvedKeyPath {
         self.property = property
         self.components = rest
         self.kind = kind
-        let slots: [String: Slot] = ["position": .position, "opacity": .opacity, "bounds": .bounds,
-                                     "transform": .transform, "backgroundColor": .backgroundColor,
-                                     "anchorPoint": .anchorPoint]
-        slot = rest.isEmpty ? slots[property.key] ?? .other : .other
+        slot = rest.isEmpty ? ResolvedKeyPath.slots[property.key] ?? .other : .other
     }
 
     func read(_ layer: Layer) -> Value {

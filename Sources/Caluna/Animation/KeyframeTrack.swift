@@ -49,9 +49,10 @@ struct KeyframeTrack {
             let fs = a.timingFunctions ?? []
             functions = (0..<max(n - 1, 0)).map { $0 < fs.count ? fs[$0] : nil }
         }
-        if (mode == .cubic || mode == .cubicPaced), segments == nil, n > 1,
-           let comps = Optional(values.compactMap(Interpolation.components)), comps.count == n {
-            tangents = KeyframeTrack.kochanekBartels(comps, a.tensionValues, a.continuityValues, a.biasValues)
+        // Cubic modes need every keyframe as a vector of numbers.
+        let vectors = values.compactMap(Interpolation.components)
+        if mode == .cubic || mode == .cubicPaced, segments == nil, n > 1, vectors.count == n {
+            tangents = KeyframeTrack.kochanekBartels(vectors, a.tensionValues, a.continuityValues, a.biasValues)
         } else {
             tangents = nil
         }

@@ -5,6 +5,14 @@ import Glibc
 public struct PathSegment: Equatable, Sendable {
     /// Control points: 2 for a line, 3 for a quadratic, 4 for a cubic.
     public let points: [Point]
+    /// Curves only: chord lengths summed at `lengthSamples` + 1 evenly spaced
+    /// parameters, measured once (paced animations read it every frame).
+    private let cumulativeLengths: [Double]
+
+    public init(points: [Point]) {
+        self.points = points
+        cumulativeLengths = points.count == 2 ? [] : PathSegment.measure(points)
+    }
 
     public var start: Point { points[0] }
     public var end: Point { points[points.count - 1] }
@@ -37,7 +45,9 @@ public struct PathSegment: Equatable, Sendable {
     }
 
     /// The point at curve parameter t in [0, 1].
-    public func point(at t: Double) -> Point {
+    public func point(at t: Double) -> Point { PathSegment.point(points, at: t) }
+
+    private static func point(_ points: [Point], at t: Double) -> Point {
         let s = 1 - t
         switch points.count {
         case 2:
@@ -86,12 +96,11 @@ public struct PathSegment: Equatable, Sendable {
     /// Samples used for arc length: plenty for any curve a layer follows.
     static let lengthSamples = 256
 
-    /// Cumulative chord lengths at `lengthSamples` + 1 evenly spaced parameters.
-    private var cumulativeLengths: [Double] {
+    private static func measure(_ points: [Point]) -> [Double] {
         var acc = [0.0]
-        var prev = start
+        var prev = points[0]
         for i in 1...PathSegment.lengthSamples {
-            let p = point(at: Double(i) / Double(PathSegment.lengthSamples))
+            let p = point(points, at: Double(i) / Double(PathSegment.lengthSamples))
             acc.append(acc[acc.count - 1] + ((p.x - prev.x) * (p.x - prev.x) + (p.y - prev.y) * (p.y - prev.y)).squareRoot())
             prev = p
         }
