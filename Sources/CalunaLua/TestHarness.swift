@@ -80,6 +80,17 @@ function T.near(actual, expected, tol, msg)
   end
 end
 
+--- Angles in radians, equal modulo 2π within tol (default 1e-9): rotations
+--- read back in (−π, π], so 3π/2 is compared with −π/2.
+function T.nearAngle(actual, expected, tol, msg)
+  tol = tol or 1e-9
+  local d = math.fmod(actual - expected, 2 * math.pi)
+  if d > math.pi then d = d - 2 * math.pi elseif d <= -math.pi then d = d + 2 * math.pi end
+  if not (math.abs(d) <= tol) then
+    fail((msg and msg .. ": " or "") .. string.format("expected angle %.9g (mod 2π) ±%g, got %.9g", expected, tol, actual))
+  end
+end
+
 --- Identity (rawequal): the same Lua object.
 function T.same(actual, expected, msg)
   if not rawequal(actual, expected) then

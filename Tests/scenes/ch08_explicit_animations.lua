@@ -30,15 +30,6 @@ end
 local function pres(L) return L:presentation() end
 local function rot(L) return L:presentation():valueForKeyPath("transform.rotation.z") end
 
--- Angles compared modulo 2π (the read-back range is (−π, π]).
-local function nearAngle(actual, expected, tol, msg)
-  local d = math.fmod(actual - expected, 2 * pi)
-  if d > pi then d = d - 2 * pi elseif d <= -pi then d = d + 2 * pi end
-  if not (math.abs(d) <= (tol or EPS)) then
-    error((msg and msg .. ": " or "") .. string.format("expected angle %.9g (mod 2π), got %.9g", expected, actual), 2)
-  end
-end
-
 -- A delegate that logs every event: { kind, time, anim, finished, tag }.
 local function recorder(tagKey)
   local log = {}
@@ -429,7 +420,7 @@ T.test("L8.7 rotationMode autoReverse is the tangent + π", function()
   local ship = shipScene(64, {0, 150})
   ship:addAnimation(pathAnimation("autoReverse"))
   ca.advance(2)
-  nearAngle(rot(ship), 0.588003 + pi, 1e-6, "t=2")
+  T.nearAngle(rot(ship), 0.588003 + pi, 1e-6, "t=2")
 end, opts)
 
 ---------------------------------------------------------------------------------------------
@@ -664,14 +655,14 @@ T.test("L8.15 C: start again at t=1 under the same key — old stops (false), ne
   startRotation(ship, d, "second")
   eqList(ship:animationKeys(), {"rotateAnimation"}, "one animation under the key")
   ca.step(0)
-  nearAngle(rot(ship), before, 1e-6, "t=1: no jump")
+  T.nearAngle(rot(ship), before, 1e-6, "t=1: no jump")
   local s = stops(d.log)
   T.eq(#s, 1, "the replaced animation heard didStop")
   T.eq(s[1].tag, "first"); T.eq(s[1].finished, false); T.eq(s[1].time, 1)
   ca.advance(1.5)
-  nearAngle(rot(ship), 3 * pi / 2, 1e-6, "t=1.5: π + π/2")
+  T.nearAngle(rot(ship), 3 * pi / 2, 1e-6, "t=1.5: π + π/2")
   ca.advance(2)
-  nearAngle(rot(ship), 0, 1e-6, "t=2: π + π = 2π ≡ 0")
+  T.nearAngle(rot(ship), 0, 1e-6, "t=2: π + π = 2π ≡ 0")
   T.truthy(ship:animationForKey("rotateAnimation"), "the new one still runs at t=2")
   T.eq(#stops(d.log), 1, "no didStop for the old one at t=2")
   ca.advance(2.999)

@@ -21,15 +21,6 @@ local function rot(L) return L:presentation():valueForKeyPath("transform.rotatio
 local function rotY(L) return L:presentation():valueForKeyPath("transform.rotation.y") end
 local function px(L) return L:presentation():valueForKeyPath("position.x") end
 
--- Angles compared modulo 2π (the read-back range is (−π, π]).
-local function nearAngle(actual, expected, tol, msg)
-  local d = math.fmod(actual - expected, 2 * pi)
-  if d > pi then d = d - 2 * pi elseif d <= -pi then d = d + 2 * pi end
-  if not (math.abs(d) <= (tol or EPS)) then
-    error((msg and msg .. ": " or "") .. string.format("expected angle %.9g (mod 2π), got %.9g", expected, actual), 2)
-  end
-end
-
 -- A delegate that logs { kind = "start"|"stop", time = ca.mediaTime(), finished }.
 local function recorder()
   local log = {}
@@ -104,15 +95,15 @@ T.test("L9.1 duration 2 × repeatCount 3.5: rotation at 5 and 6.5, still running
   local d = recorder()
   spin(L, 2, 3.5, d)
   ca.advance(1)
-  nearAngle(rot(L), pi, 1e-6, "t=1: half of the first turn")
+  T.nearAngle(rot(L), pi, 1e-6, "t=1: half of the first turn")
   ca.advance(5)
   T.near(math.abs(rot(L)), pi, 1e-6, "t=5: 2.5 turns")
   ca.advance(6.5)
-  nearAngle(rot(L), pi / 2, 1e-6, "t=6.5: 3.25 turns")
+  T.nearAngle(rot(L), pi / 2, 1e-6, "t=6.5: 3.25 turns")
   ca.advance(6.999)
   T.eq(#events(d, "stop"), 0, "not yet at 6.999")
   T.truthy(L:animationForKey("rotateAnimation"))
-  nearAngle(rot(L), pi * 6.999 % (2 * pi), 1e-6, "t=6.999")
+  T.nearAngle(rot(L), pi * 6.999 % (2 * pi), 1e-6, "t=6.999")
   ca.advance(7)
   local s = events(d, "stop")
   T.eq(#s, 1); T.eq(s[1].time, 7)
@@ -136,7 +127,7 @@ T.test("L9.1 duration 1, repeatCount 0.5 stops at 0.5 s", function()
   local d = recorder()
   spin(L, 1, 0.5, d)
   ca.advance(0.25)
-  nearAngle(rot(L), pi / 2, 1e-6)
+  T.nearAngle(rot(L), pi / 2, 1e-6)
   ca.advance(10)
   local s = events(d, "stop")
   T.eq(#s, 1); T.eq(s[1].time, 0.5)
