@@ -11,16 +11,8 @@ local T = require "caluna.test"
 local white, red = "#ffffff", "#ff0000"
 local bounceEaseOut = ca.easing.bounceEaseOut
 
--- Listing 10.7's interpolate helper (numbers and points; the rest switches at 0.5).
-local function interpolate(from, to, time)
-  if type(from) == "number" and type(to) == "number" then
-    return (to - from) * time + from
-  end
-  if type(from) == "table" and type(to) == "table" and #from == 2 and #to == 2 then
-    return { interpolate(from[1], to[1], time), interpolate(from[2], to[2], time) }
-  end
-  return (time < 0.5) and from or to
-end
+-- Listing 10.7's interpolate helper is ca.interpolate (its own copy is tested in ch10).
+local interpolate = ca.interpolate
 
 -- y of the book's ball after `elapsed` seconds of bounceEaseOut, 32 → 268 in 1 s.
 local function ballY(elapsed) return 32 + 236 * bounceEaseOut(math.min(elapsed, 1)) end
@@ -47,7 +39,7 @@ local function timerBounce(ball)
     time = bounceEaseOut(time)
     local position = interpolate(s.fromValue, s.toValue, time)
     ball.position = position
-    s.fires[#s.fires + 1] = { t = ca.mediaTime(), y = position[2], keys = #ball:animationKeys(),
+    s.fires[#s.fires + 1] = { t = ca.mediaTime(), y = position.y, keys = #ball:animationKeys(),
                               valid = timer.valid }
     if s.timeOffset >= s.duration then
       timer:invalidate()
@@ -72,7 +64,7 @@ local function displayLinkBounce(ball, configure)
     time = bounceEaseOut(time)
     local position = interpolate(s.fromValue, s.toValue, time)
     ball.position = position
-    s.calls[#s.calls + 1] = { t = thisStep, y = position[2] }
+    s.calls[#s.calls + 1] = { t = thisStep, y = position.y }
     if s.timeOffset >= s.duration then
       link:invalidate()
       s.link = nil
