@@ -20,8 +20,9 @@ public final class Engine {
     /// order they first got one.
     var animatedLayers: [Layer] = []
     var animatedLayerIDs: Set<ObjectIdentifier> = []
-    /// Attached animations that have a delegate (none: no event times to visit).
-    var animationsWithDelegates = 0
+    /// Attached animations someone observes — a delegate or a transaction
+    /// completion block (none: no event times to visit).
+    var observedAnimations = 0
     /// Layers that got animations not yet stamped by a commit.
     var layersWithNewAnimations: [Layer] = []
     /// The clock reading the presentation tree was last evaluated at.
@@ -36,6 +37,23 @@ public final class Engine {
     /// True while the engine runs a frame (callbacks may not step or render).
     var runningFrame = false
 
+    /// CATransaction's stack (Transaction.swift).
+    public let transaction = TransactionStack()
+    /// Errors actions raised, for the call that made the change (LayerActions).
+    var actionErrors = FirstError()
+    var actionNesting = 0
+    /// Engine work that must not animate (resizing the output) turns actions off.
+    private var actionsSuppressed = 0
+    var actionsEnabled: Bool { actionsSuppressed == 0 && !transaction.disableActions }
+
+    /// Runs `body` with actions off (no implicit animations), without
+    /// touching the transaction stack.
+    public func withoutActions<T>(_ body: () throws -> T) rethrows -> T {
+        actionsSuppressed += 1
+        defer { actionsSuppressed -= 1 }
+        return try body()
+    }
+
     public static let defaultSize = Size(320, 480)
 
     public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
@@ -46,7 +64,6 @@ public final class Engine {
         r.name = "root"
         r.frame = Rect(origin: .zero, size: size)
         root = r
-        r.ensurePresentation()
     }
 
     /// Output size in pixels: points × scale, rounded up.
@@ -74,7 +91,7 @@ public final class Engine {
         try Engine.checkOutput(size: s, scale: k)
         self.size = s
         self.scale = k
-        root.frame = Rect(origin: .zero, size: s)
+        withoutActions { root.frame = Rect(origin: .zero, size: s) }
     }
 
     /// A new layer of this engine.

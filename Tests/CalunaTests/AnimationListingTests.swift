@@ -312,9 +312,11 @@ extension AnimationEngineTests {
 
     @Test func l810GroupMovesAndRecolours() throws {
         let s = try Scene()
-        s.l.bounds = Rect(0, 0, 64, 64)
-        s.l.position = Point(0, 150)
-        s.l.backgroundColor = green
+        s.e.withoutActions {
+            s.l.bounds = Rect(0, 0, 64, 64)
+            s.l.position = Point(0, 150)
+            s.l.backgroundColor = green
+        }
         try s.e.step(0)
         try s.l.addAnimation(l810Group(), forKey: "g")
         try s.e.advance(to: 2)

@@ -79,12 +79,14 @@ private func listing33() throws -> (Engine, green: Layer, red: Layer) {
     let (e, green, _) = try listing33()
     var image = try e.render()
     #expect(px(image, 100, 100).matches(.red), "F48: later sibling on top")
+    // Changes after the first commit would animate (implicit actions): jump.
+    e.transaction.disableActions = true
     green.zPosition = 1
     image = try e.render()
     #expect(px(image, 100, 100).matches(.green))
     #expect(px(image, 50, 50).matches(.green))
     #expect(px(image, 150, 150).matches(.red))
-    green.zPosition = 0.0001
+    e.withoutActions { green.zPosition = 0.0001 }
     image = try e.render()
     #expect(px(image, 100, 100).matches(.green), "F50")
 }
@@ -155,13 +157,18 @@ private func groupOpacityScene(allowsGroupOpacity: Bool) throws -> (RGBA, RGBA) 
     s.B.hidden = true
     var image = try s.engine.render()
     #expect(px(image, 150, 150).matches(.white))
-    s.B.hidden = false
-    s.L.hidden = true
+    // Changes after the first commit would animate (implicit actions): jump.
+    s.engine.withoutActions {
+        s.B.hidden = false
+        s.L.hidden = true
+    }
     image = try s.engine.render()
     #expect(px(image, 150, 150).matches(.lightGray), "hiding L hides B too")
     #expect(px(image, 75, 75).matches(.lightGray))
-    s.L.hidden = false
-    s.L.opacity = 0
+    s.engine.withoutActions {
+        s.L.hidden = false
+        s.L.opacity = 0
+    }
     image = try s.engine.render()
     #expect(px(image, 150, 150).matches(.lightGray))
 }
@@ -173,7 +180,7 @@ private func groupOpacityScene(allowsGroupOpacity: Bool) throws -> (RGBA, RGBA) 
     try addLayer(e, to: parent, frame: Rect(50, 50, 100, 100), color: uiRed)
     var image = try e.render()
     #expect(px(image, 175, 175).matches(.red), "F13: no clipping by default")
-    parent.masksToBounds = true
+    e.withoutActions { parent.masksToBounds = true }
     image = try e.render()
     #expect(px(image, 175, 175).matches(.lightGray))
     #expect(px(image, 125, 125).matches(.red))
@@ -240,6 +247,6 @@ private func halfRedImage() throws -> Image {
     t.m34 = -1.0 / 500
     l.transform = t.rotated(.pi / 4, 0, 1, 0)
     #expect(errorCode { try e.render() } == .notSupported)
-    l.transform = .identity
+    e.withoutActions { l.transform = .identity }
     #expect(errorCode { try e.render() } == nil, "the engine stays usable")
 }

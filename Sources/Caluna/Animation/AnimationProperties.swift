@@ -151,6 +151,15 @@ extension AnimationProperty {
         }
     }
 
+    static func progress(_ key: String, _ path: ReferenceWritableKeyPath<Transition, Double>) -> AnimationProperty {
+        make(key, Transition.self, .value(.number), read: { .number($0[keyPath: path]) }) { a, v in
+            guard case .number(let n) = v, n >= 0, n <= 1 else {
+                throw CalunaError.invalid("\(a.className).\(key) must be within 0…1")
+            }
+            a[keyPath: path] = n
+        }
+    }
+
     /// A key-path value; checked against the key path when the animation is added.
     static func keyPathValue(_ key: String, _ path: ReferenceWritableKeyPath<BasicAnimation, Value?>) -> AnimationProperty {
         make(key, BasicAnimation.self, .keyPathValue, nullable: true, read: { $0[keyPath: path] ?? .null }) { a, v in
@@ -217,6 +226,10 @@ public enum AnimationProperties {
         .numbers("tensionValues", \.tensionValues),
         .numbers("continuityValues", \.continuityValues),
         .numbers("biasValues", \.biasValues),
+        .enumeration("type", Transition.self, \.type),
+        .optionalEnumeration("subtype", Transition.self, \.subtype),
+        .progress("startProgress", \.startProgress),
+        .progress("endProgress", \.endProgress),
     ]
 
     private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
@@ -226,6 +239,9 @@ public enum AnimationProperties {
         guard let p = byKey[key], p.applies(to: a) else {
             if key == "delegate" || key == "animations" {
                 throw CalunaError(.unknownKey, "\(a.className).\(key) is set through its own call")
+            }
+            if key == "filter", a is Transition {
+                throw CalunaError(.notSupported, "Transition.filter is not supported (Core Image filters do not exist here; iOS ignores them too)")
             }
             throw CalunaError(.unknownKey, "\(a.className) has no property '\(key)'")
         }
@@ -239,10 +255,9 @@ public enum AnimationProperties {
         case "KeyframeAnimation": return KeyframeAnimation()
         case "SpringAnimation": return SpringAnimation()
         case "AnimationGroup": return AnimationGroup()
-        case "Transition":
-            throw CalunaError(.notSupported, "Transition is not supported yet (specialised layers and transitions, issue #9)")
+        case "Transition": return Transition()
         default:
-            throw CalunaError(.unknownKey, "no animation class '\(className)' (BasicAnimation, KeyframeAnimation, SpringAnimation, AnimationGroup)")
+            throw CalunaError(.unknownKey, "no animation class '\(className)' (BasicAnimation, KeyframeAnimation, SpringAnimation, AnimationGroup, Transition)")
         }
     }
 }

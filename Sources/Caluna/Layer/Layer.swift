@@ -47,8 +47,17 @@ public final class Layer {
     /// out; 0 until then. The engine itself never reads it.
     public var externalID: UInt64 = 0
 
-    /// Receives layout callbacks (weak, like CALayer's delegate).
+    /// Receives layout and action callbacks (weak, like CALayer's delegate).
     public weak var delegate: LayerDelegate?
+
+    // MARK: actions (LayerActions.swift)
+    /// Event or property name → action; searched after the delegate.
+    public var actions: [String: LayerAction]? = nil
+    /// Searched after `actions`: `style.actions`, then its nested styles.
+    public var style: LayerStyle? = nil
+    /// Stands in for a subclass's +defaultActionForKey: override (scripts
+    /// have no subclasses). Its nil answer means "no action".
+    public var defaultActionOverride: ((Layer, String) throws -> LayerAction?)? = nil
 
     // MARK: layout state
     public internal(set) var needsLayout = false
@@ -69,6 +78,8 @@ public final class Layer {
     var needsCommit = false
     /// The sublayers changed since the last commit.
     var sublayersNeedCommit = false
+    /// On a presentation layer: the transition shown now (Transition.swift).
+    var transitionFrame: TransitionFrame? = nil
 
     public init(engine: Engine?) {
         self.engine = engine
@@ -83,24 +94,31 @@ public final class Layer {
     /// On a presentation layer, the model layer; otherwise the layer itself.
     public var modelLayer: Layer { modelLayerReference ?? self }
 
-    // MARK: forwarding accessors (one line each; the state struct holds the defaults)
-    public var bounds: Rect { get { state.bounds } set { let oldValue = state.bounds; state.bounds = newValue; if state.bounds != oldValue { boundsChanged() }; markNeedsCommit() } }
-    public var position: Point { get { state.position } set { state.position = newValue; markNeedsCommit() } }
-    public var anchorPoint: Point { get { state.anchorPoint } set { state.anchorPoint = newValue; markNeedsCommit() } }
-    public var anchorPointZ: Double { get { state.anchorPointZ } set { state.anchorPointZ = newValue; markNeedsCommit() } }
-    public var zPosition: Double { get { state.zPosition } set { let oldValue = state.zPosition; state.zPosition = newValue; if state.zPosition != oldValue { superlayer?.sublayerOrderChanged() }; markNeedsCommit() } }
-    public var transform: Transform3D { get { state.transform } set { state.transform = newValue; markNeedsCommit() } }
-    public var geometryFlipped: Bool { get { state.geometryFlipped } set { state.geometryFlipped = newValue; markNeedsCommit() } }
-    public var hidden: Bool { get { state.hidden } set { state.hidden = newValue; markNeedsCommit() } }
-    public var opacity: Double { get { state.opacity } set { state.opacity = newValue; markNeedsCommit() } }
-    public var backgroundColor: Color? { get { state.backgroundColor } set { state.backgroundColor = newValue; markNeedsCommit() } }
-    public var masksToBounds: Bool { get { state.masksToBounds } set { state.masksToBounds = newValue; markNeedsCommit() } }
-    public var allowsGroupOpacity: Bool { get { state.allowsGroupOpacity } set { state.allowsGroupOpacity = newValue; markNeedsCommit() } }
-    public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; markNeedsCommit() } }
-    public var name: String? { get { state.name } set { state.name = newValue; markNeedsCommit() } }
+    // MARK: forwarding accessors (one line each; the state struct holds the
+    // defaults; `changed` marks the commit and runs the property's action)
+    public var bounds: Rect { get { state.bounds } set { let oldValue = state.bounds; state.bounds = newValue; if state.bounds != oldValue { boundsChanged() }; changed("bounds") } }
+    public var position: Point { get { state.position } set { state.position = newValue; changed("position") } }
+    public var anchorPoint: Point { get { state.anchorPoint } set { state.anchorPoint = newValue; changed("anchorPoint") } }
+    public var anchorPointZ: Double { get { state.anchorPointZ } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
+    public var zPosition: Double { get { state.zPosition } set { let oldValue = state.zPosition; state.zPosition = newValue; if state.zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
+    public var transform: Transform3D { get { state.transform } set { state.transform = newValue; changed("transform") } }
+    public var geometryFlipped: Bool { get { state.geometryFlipped } set { state.geometryFlipped = newValue; changed("geometryFlipped") } }
+    public var hidden: Bool { get { state.hidden } set { let oldValue = state.hidden; state.hidden = newValue; changed("hidden"); if oldValue != newValue { visibilityChanged() } } }
+    public var opacity: Double { get { state.opacity } set { state.opacity = newValue; changed("opacity") } }
+    public var backgroundColor: Color? { get { state.backgroundColor } set { state.backgroundColor = newValue; changed("backgroundColor") } }
+    public var masksToBounds: Bool { get { state.masksToBounds } set { state.masksToBounds = newValue; changed("masksToBounds") } }
+    public var allowsGroupOpacity: Bool { get { state.allowsGroupOpacity } set { state.allowsGroupOpacity = newValue; changed("allowsGroupOpacity") } }
+    public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; changed("allowsEdgeAntialiasing") } }
+    public var name: String? { get { state.name } set { state.name = newValue; changed("name") } }
     public var timing: MediaTiming { get { state.timing } set { state.timing = newValue; markNeedsCommit() } }
 
     private func boundsChanged() { if !isPresentation { setNeedsLayout() } }
+
+    /// Un-hiding a layer in the engine's tree orders it in; hiding orders it out.
+    private func visibilityChanged() {
+        guard !isPresentation, let engine, engine.isInTree(self) else { return }
+        sendEvent(hidden ? ActionKey.orderOut : ActionKey.orderIn)
+    }
 
     func markNeedsCommit() {
         guard !needsCommit, !isPresentation else { return }
@@ -131,4 +149,11 @@ public protocol LayerDelegate: AnyObject {
     /// layoutSublayersOfLayer: — called during a layout pass when the layer
     /// needs layout. Errors propagate to the step or render that ran the pass.
     func layoutSublayers(of layer: Layer) throws
+    /// actionForLayer:forKey: — nil continues the search, `.null` stops it.
+    func action(for layer: Layer, forKey key: String) throws -> LayerAction?
+}
+
+extension LayerDelegate {
+    public func layoutSublayers(of layer: Layer) throws {}
+    public func action(for layer: Layer, forKey key: String) throws -> LayerAction? { nil }
 }

@@ -8,6 +8,25 @@ struct AttachedAnimation {
     var stamped = false
     var started = false
     var stopped = false
+    /// The transaction completion blocks waiting for this animation.
+    let completions: [CompletionGroup]
+    var completionsDone = false
+    /// Someone hears when it starts or stops (the engine visits those times).
+    var observed: Bool { animation.delegate != nil || !completions.isEmpty }
+
+    init(key: String?, animation: Animation, completions: [CompletionGroup]) {
+        self.key = key
+        self.animation = animation
+        self.completions = completions
+    }
+
+    /// The animation finished or was removed: its completion blocks stop
+    /// waiting for it.
+    mutating func releaseCompletions() {
+        guard !completionsDone else { return }
+        completionsDone = true
+        for g in completions { g.pending -= 1 }
+    }
 }
 
 /// CALayer's animation API: addAnimation:forKey:, animationForKey:,
@@ -15,17 +34,26 @@ struct AttachedAnimation {
 extension Layer {
     /// Attaches a copy of `animation` (later changes to `animation` have no
     /// effect). An animation already under `key` is removed first and told it
-    /// did not finish. A duration of 0 becomes the default of 0.25 s.
-    /// Returns the attached (read-only) copy.
+    /// did not finish. A duration of 0 becomes the transaction's
+    /// animationDuration (0.25 s by default); a nil timing function becomes
+    /// the transaction's animationTimingFunction when it has one. Completion
+    /// blocks of the open transactions wait for it. Returns the attached
+    /// (read-only) copy.
     @discardableResult
     public func addAnimation(_ animation: Animation, forKey key: String?) throws -> Animation {
         try checkModel("addAnimation")
         let copy = animation.copy()
         try copy.validate(for: self)
-        copy.prepareAttached(fallbackDuration: MediaTiming.defaultDuration)
+        let transaction = engine?.transaction
+        if copy.timingFunction == nil, let f = transaction?.animationTimingFunction { copy.timingFunction = f }
+        copy.prepareAttached(fallbackDuration: transaction?.animationDuration ?? MediaTiming.defaultDuration)
+        // What the replaced animation shows now is where a new one without a
+        // fromValue starts.
+        engine?.evaluateIfClockMoved()
         if let key { removeAnimation(forKey: key) }
-        attachedAnimations.append(AttachedAnimation(key: key, animation: copy))
-        if copy.delegate != nil { engine?.animationsWithDelegates += 1 }
+        let attached = AttachedAnimation(key: key, animation: copy, completions: transaction?.groupsForNewAnimation() ?? [])
+        attachedAnimations.append(attached)
+        if attached.observed { engine?.observedAnimations += 1 }
         engine?.animationsChanged(on: self, added: true)
         return copy
     }
@@ -54,8 +82,9 @@ extension Layer {
     }
 
     func detachAnimation(at i: Int, finished: Bool) {
-        let a = attachedAnimations.remove(at: i)
-        if a.animation.delegate != nil { engine?.animationsWithDelegates -= 1 }
+        var a = attachedAnimations.remove(at: i)
+        a.releaseCompletions()
+        if a.observed { engine?.observedAnimations -= 1 }
         if !a.stopped, a.animation.delegate != nil {
             engine?.queueStop(a.animation, layer: self, finished: finished)
         }

@@ -44,6 +44,8 @@ public struct LayerProperty {
             throw CalunaError(.invalidArgument, "\(key) must be finite (got NaN or infinity)")
         }
         try write(layer, v)
+        // The property keeps its new value even when its action failed.
+        try layer.engine?.takeActionError()
     }
 }
 

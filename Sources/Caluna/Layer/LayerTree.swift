@@ -50,17 +50,25 @@ extension Layer {
 
     /// Inserts at `index` (0…count, counted after removal from its old place).
     public func insertSublayer(_ layer: Layer, at index: Int) throws {
+        try insertSublayer(layer, at: index, wasShown: layer.isShown)
+    }
+
+    /// `wasShown`: whether the layer was in the tree before the operation
+    /// began (a caller that already detached it knows).
+    private func insertSublayer(_ layer: Layer, at index: Int, wasShown: Bool) throws {
         try checkAdoptable(layer)
         let count = sublayers.count - (layer.superlayer === self ? 1 : 0)
         guard index >= 0, index <= count else {
             throw CalunaError(.invalidArgument, "insertSublayer: index \(index) is out of range 0…\(count)")
         }
-        layer.detach()
+        layer.detach(ordering: false)
         sublayers.insert(layer, at: index)
         layer.superlayer = self
         didMutateSublayers()
         if layer.needsLayout || layer.descendantNeedsLayout { layer.propagateNeedsLayoutUp() }
         engine?.adoptAnimations(in: layer)
+        layer.orderChanged(wasShown: wasShown)
+        try engine?.takeActionError()
     }
 
     public func insertSublayer(_ layer: Layer, below sibling: Layer?) throws {
@@ -82,11 +90,13 @@ extension Layer {
         }
         if sibling === layer { return }
         try checkAdoptable(layer)
-        layer.detach()
+        let wasShown = layer.isShown
+        layer.detach(ordering: false)
         guard let i = sublayers.firstIndex(where: { $0 === sibling }) else {
+            layer.orderChanged(wasShown: wasShown)
             throw CalunaError(.treeError, "insertSublayer: the sibling is not a sublayer of this layer")
         }
-        try insertSublayer(layer, at: i + offset)
+        try insertSublayer(layer, at: i + offset, wasShown: wasShown)
     }
 
     /// Replaces `old` (a sublayer) by `new`, at the same index.
@@ -99,9 +109,10 @@ extension Layer {
         // Removing `new` from before index i shifts the slot left by one.
         let newIndex = new.superlayer === self ? sublayers.firstIndex { $0 === new } : nil
         let slot = (newIndex ?? Int.max) < i ? i - 1 : i
-        old.detach()
-        new.detach()
-        try insertSublayer(new, at: slot)
+        let newWasShown = new.isShown
+        old.detach(ordering: true)
+        new.detach(ordering: false)
+        try insertSublayer(new, at: slot, wasShown: newWasShown)
     }
 
     /// Sets the whole sublayers array (CALayer's `sublayers` setter).
@@ -113,34 +124,55 @@ extension Layer {
                 throw CalunaError(.treeError, "sublayers: the same layer appears twice")
             }
         }
+        let wasShown = layers.map { $0.isShown }
+        let removed = sublayers.filter { old in !layers.contains { $0 === old } }
+        let removedShown = removed.map { $0.isShown }
         for l in sublayers { l.superlayer = nil }
         sublayers = []
         for l in layers {
-            l.detach()
+            l.detach(ordering: false)
             sublayers.append(l)
             l.superlayer = self
             if l.needsLayout || l.descendantNeedsLayout { l.propagateNeedsLayoutUp() }
             engine?.adoptAnimations(in: l)
         }
         didMutateSublayers()
+        for (l, was) in zip(removed, removedShown) { l.orderChanged(wasShown: was) }
+        for (l, was) in zip(layers, wasShown) { l.orderChanged(wasShown: was) }
+        try engine?.takeActionError()
     }
 
-    public func removeFromSuperlayer() { detach() }
+    public func removeFromSuperlayer() { detach(ordering: true) }
 
-    private func detach() {
+    /// Takes the layer out of its superlayer; `ordering` sends onOrderOut
+    /// when it leaves the engine's tree (a move within the tree sends none).
+    private func detach(ordering: Bool) {
         guard let s = superlayer, !isPresentation else { return }
+        let wasShown = ordering && isShown
         s.sublayers.removeAll { $0 === self }
         superlayer = nil
         s.didMutateSublayers()
+        if wasShown { orderChanged(wasShown: true) }
     }
 
     /// Any change of the sublayers array marks the layer for layout (so a
-    /// layoutSublayers callback sees every added or removed sublayer).
+    /// layoutSublayers callback sees every added or removed sublayer) and
+    /// runs the "sublayers" action of a committed layer.
     func didMutateSublayers() {
         drawingOrderCache = nil
         sublayersNeedCommit = true
         markNeedsCommit()
         setNeedsLayout()
+        if presentationLayer != nil { sendEvent(ActionKey.sublayers) }
+    }
+
+    /// In the engine's tree and not hidden (onOrderIn / onOrderOut care).
+    var isShown: Bool { !hidden && engine?.isInTree(self) == true }
+
+    /// Sends onOrderIn or onOrderOut when the layer entered or left the tree.
+    func orderChanged(wasShown: Bool) {
+        let shown = isShown
+        if shown != wasShown { sendEvent(shown ? ActionKey.orderIn : ActionKey.orderOut) }
     }
     func sublayerOrderChanged() { drawingOrderCache = nil }
 

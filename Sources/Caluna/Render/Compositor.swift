@@ -42,7 +42,7 @@ struct Compositor {
 
         // Leaf fast path: an axis-aligned layer with nothing but a background
         // is one rectangle in the parent's space (no save/transform/restore).
-        if sublayers.isEmpty, m.b == 0, m.c == 0 {
+        if sublayers.isEmpty, m.b == 0, m.c == 0, layer.transitionFrame == nil {
             fillBackground(layer, Rect(b.minX * m.a + m.tx, b.minY * m.d + m.ty, b.width * m.a, b.height * m.d),
                            alpha: inheritedOpacity * opacity)
             return
@@ -53,7 +53,7 @@ struct Compositor {
         var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
         cairo_transform(cr, &cm)
 
-        let visibleSublayers = sublayers.contains { !$0.hidden && $0.opacity > 0 }
+        let visibleSublayers = sublayers.contains { !$0.hidden && $0.opacity > 0 } || layer.transitionFrame != nil
         let group = opacity < 1 && layer.allowsGroupOpacity && visibleSublayers
         let alpha = group ? 1 : inheritedOpacity * opacity
         if group {
@@ -64,16 +64,26 @@ struct Compositor {
             cairo_rectangle(cr, b.minX, b.minY, b.width, b.height)
             cairo_clip(cr)
         }
-        fillBackground(layer, b, alpha: alpha)
-        if !sublayers.isEmpty && !(layer.masksToBounds && b.isEmpty) {
-            let space = layer.sublayerSpaceAffine
-            for sub in layer.sublayersInDrawingOrder {
-                try draw(sub, parentSpace: space, inheritedOpacity: alpha)
-            }
+        if let t = layer.transitionFrame {
+            try drawTransition(t, over: layer, alpha: alpha)
+        } else {
+            try drawContent(layer, alpha: alpha)
         }
         if group {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, inheritedOpacity * opacity)
+        }
+    }
+
+    /// What a layer shows in its own space: background, then sublayers.
+    mutating func drawContent(_ layer: Layer, alpha: Double) throws {
+        let b = layer.bounds
+        fillBackground(layer, b, alpha: alpha)
+        if !layer.sublayers.isEmpty && !(layer.masksToBounds && b.isEmpty) {
+            let space = layer.sublayerSpaceAffine
+            for sub in layer.sublayersInDrawingOrder {
+                try draw(sub, parentSpace: space, inheritedOpacity: alpha)
+            }
         }
     }
 

@@ -18,6 +18,7 @@ extension Engine {
         defer { runningFrame = false }
         try root.layoutIfNeeded()
         commitAndEvaluate()
+        try takeActionError()
     }
 
     func checkNotInFrame(_ api: String) throws {
@@ -34,6 +35,7 @@ extension Engine {
         runningFrame = true
         defer { runningFrame = false }
         var errors = FirstError()
+        errors.run { try takeActionError() }
         settle(&errors)
         while let t = nextEventTick(before: target) {
             moveClock(toTick: t)
@@ -52,7 +54,8 @@ extension Engine {
         for _ in 0..<16 {
             errors.run { try root.layoutIfNeeded() }
             commitAndEvaluate()
-            if queuedEvents.isEmpty { return }
+            errors.run { try takeActionError() }
+            if queuedEvents.isEmpty && !transaction.hasReadyCompletions { return }
             deliverEvents(&errors)
         }
     }
@@ -83,11 +86,24 @@ extension Engine {
         }
     }
 
+    /// The engine's commit (the end of Core Animation's run-loop turn). While
+    /// an explicit transaction is open nothing is committed: the presentation
+    /// is only brought to the current time.
     private func commitAndEvaluate() {
+        if transaction.depth > 0 {
+            if lastEvaluatedTick != clock.ticks || presentationStale { evaluateAnimations() }
+            return
+        }
+        transaction.commitImplicit()
         // Nothing changed since the presentation was evaluated at this time.
         if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,
            layersWithNewAnimations.isEmpty { return }
+        // New animations start from what is on screen now.
+        if !layersWithNewAnimations.isEmpty { evaluateIfClockMoved() }
         stampNewAnimations()
+        // The first commit makes the presentation tree (scene set-up before it
+        // does not animate: layers without a presentation run no actions).
+        if root.presentationLayer == nil { root.ensurePresentation() }
         let changed = layersNeedingCommit.compactMap { $0.layer }
         layersNeedingCommit = []
         for l in changed {
@@ -111,30 +127,49 @@ extension Engine {
         layersWithNewAnimations = []
         for l in candidates where l.attachedAnimations.contains(where: { !$0.stamped }) {
             // A layer outside the tree keeps its new animations until it joins
-            // the tree (adoptAnimations); the engine does not hold it meanwhile.
-            guard isInTree(l) else { continue }
+            // the tree (adoptAnimations); the engine does not hold it meanwhile,
+            // and completion blocks do not wait for them.
+            guard isInTree(l) else {
+                for i in l.attachedAnimations.indices where !l.attachedAnimations[i].stamped {
+                    l.attachedAnimations[i].releaseCompletions()
+                }
+                continue
+            }
             let local = l.localTime(atMediaTime: now)
-            let shown = l.presentationLayer ?? l
             for i in l.attachedAnimations.indices where !l.attachedAnimations[i].stamped {
                 let a = l.attachedAnimations[i].animation
                 if a.timing.beginTime == 0 { a.timing.beginTime = local }
-                Engine.capture(a, from: shown)
+                Engine.capture(a, from: l.presentationLayer, model: l)
                 l.attachedAnimations[i].stamped = true
             }
         }
     }
 
-    private static func capture(_ a: Animation, from shown: Layer) {
+    /// Records what an animation starts from: the value on screen (the model
+    /// value for a layer never shown), or for a transition a snapshot of the
+    /// layer as it looks (nothing for a layer never shown).
+    private static func capture(_ a: Animation, from shown: Layer?, model: Layer) {
         if let b = a as? BasicAnimation, b.valueFunction == nil, let target = b.target {
-            b.capturedValue = target.read(shown)
+            b.capturedValue = target.read(shown ?? model)
         }
-        for child in (a as? AnimationGroup)?.animations ?? [] { capture(child, from: shown) }
+        if let t = a as? Transition { t.snapshot = shown?.snapshotTree() }
+        for child in (a as? AnimationGroup)?.animations ?? [] { capture(child, from: shown, model: model) }
     }
 
     // MARK: evaluation
 
+    /// Brings the presentation tree to the current time (stamping new
+    /// animations unless a transaction is open: they wait for its commit).
     func updatePresentationIfNeeded() {
-        if presentationStale { stampNewAnimations(); evaluateAnimations() }
+        guard presentationStale || lastEvaluatedTick != clock.ticks else { return }
+        if transaction.depth == 0 { stampNewAnimations() }
+        evaluateAnimations()
+    }
+
+    /// Evaluates the presentation at the current time if the clock moved
+    /// since it was last evaluated (callbacks change things between times).
+    func evaluateIfClockMoved() {
+        if lastEvaluatedTick != nil, lastEvaluatedTick != clock.ticks { evaluateAnimations() }
     }
 
     /// Sets every animated presentation layer to its committed state plus its
@@ -179,10 +214,11 @@ extension Engine {
                 }
                 if s.phase == .after, !a.stopped {
                     a.stopped = true
+                    a.releaseCompletions()
                     if hasDelegate { queueStop(a.animation, layer: l, finished: true) }
                     if a.animation.removedOnCompletion {
                         l.attachedAnimations.remove(at: i)
-                        if hasDelegate { animationsWithDelegates -= 1 }
+                        if a.observed { observedAnimations -= 1 }
                         continue
                     }
                 }
@@ -197,21 +233,21 @@ extension Engine {
 
     // MARK: events
 
-    /// The earliest tick in (now, target) at which an animation with a
-    /// delegate starts or ends, or nil. Only layers whose time runs forwards
-    /// (every speed on the way up positive) are predicted; others are
-    /// noticed at the end of the step.
+    /// The earliest tick in (now, target) at which an observed animation (a
+    /// delegate or a completion block waits) starts or ends, or nil. Only
+    /// layers whose time runs forwards (every speed on the way up positive)
+    /// are predicted; others are noticed at the end of the step.
     private func nextEventTick(before target: Int64) -> Int64? {
-        guard animationsWithDelegates > 0 else { return nil }
+        guard observedAnimations > 0 else { return nil }
         let now = clock.ticks
         var best: Int64? = nil
-        for l in animatedLayers where l.attachedAnimations.contains(where: { $0.animation.delegate != nil })
+        for l in animatedLayers where l.attachedAnimations.contains(where: { $0.observed })
             && isInTree(l) && timeRunsForward(l) {
-            for a in l.attachedAnimations where a.stamped && !a.stopped && a.animation.delegate != nil {
+            for a in l.attachedAnimations where a.stamped && !a.stopped && a.observed {
                 let anim = a.animation
                 guard anim.timing.speed > 0 else { continue }
                 var locals: [(Double, TimingSample.Phase)] = []
-                if !a.started { locals.append((anim.timing.beginTime, .active)) }
+                if !a.started && anim.delegate != nil { locals.append((anim.timing.beginTime, .active)) }
                 let end = anim.timing.beginTime + anim.timing.activeDuration(iteration: anim.resolvedDuration) / anim.timing.speed
                 if end.isFinite { locals.append((end, .after)) }
                 for (t, phase) in locals {
@@ -269,6 +305,9 @@ extension Engine {
                 }
             }
         }
+        // Transaction completion blocks last, in the order their
+        // transactions committed (spec ch.7–9 §5-17).
+        for g in transaction.takeReadyCompletions() { errors.run { try g.block.body() } }
     }
 }
 

@@ -1,0 +1,70 @@
+/// CATransition: animates a layer from a snapshot of how it looked before
+/// the change to how it looks now — a cross-fade or a slide. The snapshot is
+/// taken when the transition is committed (Core Animation's render-tree
+/// snapshot), so the layer's whole rendered subtree takes part.
+///
+/// Rendering (Compositor+Transition): both states are drawn in the layer's
+/// own space; slides move by the layer's width or height and are clipped
+/// only by masksToBounds (spec ch.7–9 §5-13). Directions are in the layer's
+/// coordinates with y down: "fromTop" enters from the top edge.
+public final class Transition: Animation {
+    /// kCATransitionFade, MoveIn, Push, Reveal.
+    public enum Kind: String, CaseIterable, Sendable { case fade, moveIn, push, reveal }
+    /// kCATransitionFromRight, FromLeft, FromTop, FromBottom.
+    public enum Direction: String, CaseIterable, Sendable { case fromLeft, fromRight, fromTop, fromBottom }
+
+    public var type = Kind.fade
+    /// nil behaves as fromLeft (Core Animation's default).
+    public var subtype: Direction? = nil
+    /// The part of the transition shown: progress runs from startProgress to
+    /// endProgress over the duration.
+    public var startProgress = 0.0
+    public var endProgress = 1.0
+
+    // Taken at commit: the layer as it was (nil: it showed nothing yet).
+    var snapshot: Layer? = nil
+
+    public override var className: String { "Transition" }
+    override func makeEmpty() -> Animation { Transition() }
+
+    override func copyFields(to c: Animation) {
+        super.copyFields(to: c)
+        guard let c = c as? Transition else { return }
+        c.type = type
+        c.subtype = subtype
+        c.startProgress = startProgress
+        c.endProgress = endProgress
+        c.snapshot = snapshot
+    }
+
+    override func validate(for layer: Layer) throws {
+        guard startProgress >= 0, startProgress <= 1, endProgress >= 0, endProgress <= 1 else {
+            throw CalunaError.invalid("Transition: startProgress and endProgress must be within 0…1 (got \(startProgress), \(endProgress))")
+        }
+    }
+
+    /// Shows the transition's progress on a presentation layer.
+    override func contribute(to layer: Layer, _ s: TimingSample) throws {
+        let p = startProgress + (endProgress - startProgress) * progress(s)
+        layer.transitionFrame = TransitionFrame(transition: self, progress: min(max(p, 0), 1))
+    }
+}
+
+/// A transition at one instant, kept on the presentation layer it applies to.
+struct TransitionFrame {
+    let transition: Transition
+    let progress: Double
+}
+
+extension Layer {
+    /// A frozen copy of this (presentation) layer's subtree, outside any
+    /// engine: what a transition fades or slides away from.
+    func snapshotTree() -> Layer {
+        let c = Layer(engine: nil)
+        c.state = state
+        c.transitionFrame = transitionFrame
+        c.sublayers = sublayers.map { $0.snapshotTree() }
+        for s in c.sublayers { s.superlayer = c }
+        return c
+    }
+}
