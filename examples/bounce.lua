@@ -13,8 +13,11 @@ local top, bottom, size = 32, 268, 32     -- the book's ball centres: y from 32 
 ca.root.backgroundColor = "#f2efe8"
 ca.root:addSublayer(ca.Layer { frame = { 0, bottom + size / 2, w, 36 }, backgroundColor = "#d8d0c0", name = "floor" })
 
+-- The book's balls are image views: view-backed layers (ca.ViewDelegate) have no
+-- implicit animations, so the timer and display link below move them directly.
 local function ball(name, x, colour)
-  local l = ca.Layer { name = name, bounds = { 0, 0, size, size }, position = { x, top }, backgroundColor = colour }
+  local l = ca.Layer { name = name, bounds = { 0, 0, size, size }, position = { x, top }, backgroundColor = colour,
+                       delegate = ca.ViewDelegate }
   ca.root:addSublayer(l)
   return l
 end

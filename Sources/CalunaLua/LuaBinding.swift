@@ -14,8 +14,9 @@ final class LuaBinding: LayerDelegate {
     let mainState: OpaquePointer
     /// Set while the Lua state closes: references are no longer released.
     var closing = false
-    /// Layer callbacks a script may set, by name.
-    static let callbackNames: Set<String> = ["layoutSublayers"]
+    /// Layer callbacks a script may set, by name (the overrides a subclass
+    /// would make; `delegate` holds an object instead).
+    static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey"]
 
     init(session: Session, state: OpaquePointer) {
         self.session = session
@@ -61,24 +62,25 @@ final class LuaBinding: LayerDelegate {
 
     // MARK: LayerDelegate
 
+    /// The layer's layoutSublayers function, else its delegate's
+    /// layoutSublayers(layer) method.
     func layoutSublayers(of layer: Layer) throws {
-        try callLayerCallback("layoutSublayers", layer)
-    }
-
-    /// Calls the Lua function stored under `name` on the layer's proxy, as
-    /// fn(layer), in protected mode.
-    func callLayerCallback(_ name: String, _ layer: Layer) throws {
-        let L = callState
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        LuaLayer.push(L, layer, binding: self)
-        guard LuaLayer.pushCallback(L, -1, name) else { return }
-        calu_insert(L, -2)                       // fn, layer
-        // No message handler: the error keeps its "file:line:" and travels up
-        // unchanged to the ca.* call that ran the callback.
-        if calu_pcall(L, 1, 0, 0) != LUA_OK {
-            let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
-            throw CalunaError(.scriptError, msg)
+        let handled = try withLayerValue(layer, "layoutSublayers") { L, fn in
+            guard lua_type(L, fn) == LUA_TFUNCTION else { return false }
+            lua_pushvalue(L, fn)
+            LuaLayer.push(L, layer, binding: self)
+            // No message handler: the error keeps its "file:line:" and travels
+            // up unchanged to the ca.* call that ran the callback.
+            try pcall(L, nargs: 1)
+            return true
+        } ?? false
+        if handled { return }
+        _ = try withLayerValue(layer, "delegate") { L, object in
+            lua_getfield(L, registryIndex, LuaBinding.methodCallerKey)
+            lua_pushvalue(L, object)
+            L.push("layoutSublayers")
+            LuaLayer.push(L, layer, binding: self)
+            try pcall(L, nargs: 3)
         }
     }
 }

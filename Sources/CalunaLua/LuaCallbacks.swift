@@ -69,9 +69,14 @@ extension LuaBinding {
         try pcall(L, nargs: n)
     }
 
-    private func pcall(_ L: OpaquePointer, nargs: Int32) throws {
-        if calu_pcall(L, nargs, 0, 0) != LUA_OK {
+    /// Calls the function below `nargs` arguments in protected mode. A
+    /// callback that fails between Transaction.begin and commit leaves no
+    /// transaction open (the engine would defer every commit after it).
+    func pcall(_ L: OpaquePointer, nargs: Int32, results: Int32 = 0) throws {
+        let depth = engine.transaction.depth
+        if calu_pcall(L, nargs, results, 0) != LUA_OK {
             let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
+            engine.transaction.unwind(to: depth)
             throw CalunaError(.scriptError, msg)
         }
     }

@@ -49,21 +49,29 @@ enum LuaLayer {
         if let layer { LuaLayer.push(L, layer, binding: binding) } else { lua_pushnil(L) }
     }
 
-    /// Pushes the callback `name` of the proxy at idx; false (nothing pushed) if none.
-    static func pushCallback(_ L: OpaquePointer, _ idx: Int32, _ name: String) -> Bool {
+    /// Pushes the value stored under `name` on the proxy at idx (a callback
+    /// function, the delegate object); false (nothing pushed) if none.
+    static func pushStored(_ L: OpaquePointer, _ idx: Int32, _ name: String) -> Bool {
         guard lua_getiuservalue(L, idx, 1) == LUA_TTABLE else { L.pop(); return false }
         L.rawField(-1, name)
         calu_remove(L, -2)
-        if lua_type(L, -1) == LUA_TFUNCTION { return true }
+        if lua_type(L, -1) > LUA_TNIL { return true }
         L.pop()
         return false
     }
 
-    /// Stores (or clears, for nil) a callback of the proxy at idx and pins it.
+    /// Stores (or clears, for nil) a callback function or the delegate object
+    /// of the proxy at idx, and pins the proxy. Kept in the proxy's user
+    /// value, the Lua garbage collector sees any cycle back to the layer.
     static func setCallback(_ L: OpaquePointer, _ idx: Int32, _ name: String, valueAt v: Int32, layer: Layer,
                             binding: LuaBinding) throws {
         let ud = lua_absindex(L, idx), value = lua_absindex(L, v)
-        guard lua_type(L, value) == LUA_TFUNCTION || lua_type(L, value) == LUA_TNIL else {
+        let type = lua_type(L, value)
+        if name == "delegate" {
+            guard type == LUA_TTABLE || type == LUA_TUSERDATA || type <= LUA_TNIL else {
+                throw CalunaError(.typeMismatch, "Layer.delegate expects an object (a table with actionForLayer / layoutSublayers methods) or nil, got \(LuaValues.describe(L, value))")
+            }
+        } else if type != LUA_TFUNCTION && type > LUA_TNIL {
             throw CalunaError(.typeMismatch, "Layer.\(name) expects a function or nil, got \(LuaValues.describe(L, value))")
         }
         if lua_getiuservalue(L, ud, 1) != LUA_TTABLE {
@@ -74,8 +82,19 @@ enum LuaLayer {
         }
         lua_pushvalue(L, value)
         L.setField(-2, name)
+        // The binding answers for the layer while any callback is set.
+        var any = false
+        for n in LuaBinding.callbackNames.union(["delegate"]) {
+            if L.rawField(-1, n) > LUA_TNIL { any = true }
+            L.pop()
+        }
         L.pop()
-        if name == "layoutSublayers" { layer.delegate = lua_type(L, value) == LUA_TNIL ? nil : binding }
+        layer.delegate = any ? binding : nil
+        if name == "defaultActionForKey" {
+            layer.defaultActionOverride = type <= LUA_TNIL ? nil : { [weak binding] l, key in
+                try binding?.defaultAction(for: l, forKey: key) ?? Layer.defaultAction(forKey: key, transaction: l.engine?.transaction)
+            }
+        }
         LuaLayer.pin(L, ud, layer, binding: binding)
     }
 
@@ -163,9 +182,15 @@ enum LuaLayer {
         case "superlayer":
             LuaLayer.pushOptional(L, layer.superlayer, binding: binding)
             return 1
+        case "actions":
+            LuaActions.pushDictionary(L, layer.actions, binding: binding)
+            return 1
+        case "style":
+            LuaActions.pushStyle(L, layer.style, binding: binding)
+            return 1
         default:
-            if LuaBinding.callbackNames.contains(key) {
-                if !LuaLayer.pushCallback(L, 1, key) { lua_pushnil(L) }
+            if LuaBinding.callbackNames.contains(key) || key == "delegate" {
+                if !LuaLayer.pushStored(L, 1, key) { lua_pushnil(L) }
                 return 1
             }
             _ = try LayerProperties.resolve(key)   // throws the right error
@@ -177,7 +202,11 @@ enum LuaLayer {
         let a = Args(L: L, api: "Layer")
         let layer = try LuaLayer.arg(a, 1)
         guard let key = L.string(2) else { throw a.fail(2, "a property name") }
-        try LuaLayer.assign(L, layer: layer, proxy: 1, key: key, valueAt: 3, binding: try LuaBinding.of(L))
+        let binding = try LuaBinding.of(L)
+        // Actions run by the change call Lua on this thread.
+        try binding.withCallState(L) {
+            try LuaLayer.assign(L, layer: layer, proxy: 1, key: key, valueAt: 3, binding: binding)
+        }
         return 0
     } }
 
@@ -194,7 +223,7 @@ enum LuaLayer {
             try prop.set(layer, value)
             return
         }
-        if LuaBinding.callbackNames.contains(key) {
+        if LuaBinding.callbackNames.contains(key) || key == "delegate" {
             try LuaLayer.setCallback(L, proxy, key, valueAt: v, layer: layer, binding: binding)
             return
         }
@@ -216,6 +245,12 @@ enum LuaLayer {
             try layer.setSublayers(layers)
         case "superlayer":
             throw CalunaError(.invalidArgument, "Layer.superlayer is read-only (use addSublayer / removeFromSuperlayer)")
+        case "actions":
+            try layer.checkModel("actions")
+            layer.actions = try LuaActions.dictionary(L, v, binding: binding, what: "Layer.actions")
+        case "style":
+            try layer.checkModel("style")
+            layer.style = try LuaActions.style(L, v, binding: binding)
         default:
             _ = try LayerProperties.resolve(key)
         }

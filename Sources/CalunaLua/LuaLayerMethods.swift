@@ -9,7 +9,8 @@ enum LuaLayerMethods {
         LuaLayerAnimations.add(to: L)
         L.setFunction(-1, "addSublayer", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:addSublayer")
-            try LuaLayerMethods.arg(a, 1).addSublayer(try LuaLayerMethods.arg(a, 2))
+            let parent = try LuaLayerMethods.arg(a, 1), child = try LuaLayerMethods.arg(a, 2)
+            try LuaLayerMethods.changing(L) { try parent.addSublayer(child) }
             try LuaLayerMethods.pinIfNeeded(L, 2)
             return 0
         } })
@@ -25,7 +26,7 @@ enum LuaLayerMethods {
             guard index >= 1, index <= Double(last) else {
                 throw CalunaError.invalid("Layer:insertSublayer: index \(Int(index)) is out of range 1…\(last)")
             }
-            try parent.insertSublayer(child, at: Int(index) - 1)
+            try LuaLayerMethods.changing(L) { try parent.insertSublayer(child, at: Int(index) - 1) }
             try LuaLayerMethods.pinIfNeeded(L, 2)
             return 0
         } })
@@ -37,12 +38,17 @@ enum LuaLayerMethods {
         })
         L.setFunction(-1, "replaceSublayer", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:replaceSublayer")
-            try LuaLayerMethods.arg(a, 1).replaceSublayer(try LuaLayerMethods.arg(a, 2), with: try LuaLayerMethods.arg(a, 3))
+            let parent = try LuaLayerMethods.arg(a, 1), old = try LuaLayerMethods.arg(a, 2), new = try LuaLayerMethods.arg(a, 3)
+            try LuaLayerMethods.changing(L) { try parent.replaceSublayer(old, with: new) }
             try LuaLayerMethods.pinIfNeeded(L, 3)
             return 0
         } })
         L.setFunction(-1, "removeFromSuperlayer", { L in protect(L) { L in
-            try LuaLayerMethods.arg(Args(L: L, api: "Layer:removeFromSuperlayer"), 1).removeFromSuperlayer()
+            let layer = try LuaLayerMethods.arg(Args(L: L, api: "Layer:removeFromSuperlayer"), 1)
+            try LuaLayerMethods.changing(L) {
+                layer.removeFromSuperlayer()
+                try layer.engine?.takeActionError()   // from its onOrderOut action
+            }
             return 0
         } })
         L.setFunction(-1, "convertPointFromLayer", { L in
@@ -91,12 +97,27 @@ enum LuaLayerMethods {
             let layer = try LuaLayerMethods.arg(a, 1)
             let path = try a.string(3)
             let (kind, nullable) = try Layer.kind(forKeyPath: path)
-            try layer.setValue(try LuaValues.value(L, 2, kind: kind, nullable: nullable, what: path), forKeyPath: path)
+            let value = try LuaValues.value(L, 2, kind: kind, nullable: nullable, what: path)
+            try LuaLayerMethods.changing(L) { try layer.setValue(value, forKeyPath: path) }
             return 0
+        } })
+        L.setFunction(-1, "actionForKey", { L in protect(L) { L in
+            let a = Args(L: L, api: "Layer:actionForKey")
+            let layer = try LuaLayerMethods.arg(a, 1)
+            let key = try a.string(2)
+            let b = try LuaBinding.of(L)
+            let action = try b.withCallState(L) { try layer.action(forKey: key) }
+            LuaActions.push(L, action, binding: b)
+            return 1
         } })
     }
 
     static func arg(_ a: Args, _ i: Int32) throws -> Layer { try LuaLayer.arg(a, i) }
+
+    /// A change that may run actions, which call Lua on this thread.
+    static func changing(_ L: OpaquePointer, _ body: () throws -> Void) throws {
+        try LuaBinding.of(L).withCallState(L, body)
+    }
 
     static func point(_ a: Args, _ i: Int32) throws -> Point {
         guard case .point(let p) = try LuaValues.value(a.L, i, kind: .point, nullable: false, what: "\(a.api) argument \(i)") else {
@@ -134,7 +155,9 @@ enum LuaLayerMethods {
         protect(L) { L in
             let a = Args(L: L, api: api)
             let parent = try arg(a, 1), child = try arg(a, 2), sibling = try LuaLayer.optionalArg(a, 3)
-            if above { try parent.insertSublayer(child, above: sibling) } else { try parent.insertSublayer(child, below: sibling) }
+            try changing(L) {
+                if above { try parent.insertSublayer(child, above: sibling) } else { try parent.insertSublayer(child, below: sibling) }
+            }
             try pinIfNeeded(L, 2)
             return 0
         }

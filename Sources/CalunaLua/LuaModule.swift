@@ -15,6 +15,7 @@ enum LuaModule {
         LuaTiming.register(L)
         LuaPath.register(L)
         LuaFrameCallbacks.register(L)
+        LuaTransaction.registerNull(L)
 
         calu_newtable(L)
         L.push(calunaVersion); L.setField(-2, "version")
@@ -24,6 +25,8 @@ enum LuaModule {
         LuaImage.pushClass(L); L.setField(-2, "Image")
         for name in LuaAnimation.classes { LuaAnimation.pushClass(L, name); L.setField(-2, name) }
         LuaTiming.pushClass(L); L.setField(-2, "MediaTimingFunction")
+        LuaTransaction.pushClass(L); L.setField(-2, "Transaction")
+        LuaTransaction.pushNull(L); L.setField(-2, "null")
         try LuaTiming.pushEasing(L); L.setField(-2, "easing")
         L.setFunction(-1, "interpolate", LuaTiming.interpolate)
         L.setFunction(-1, "Path", LuaPath.new)
@@ -107,6 +110,7 @@ enum LuaModule {
             return 0
         } })
         lua_setmetatable(L, -2)
+        try LuaTransaction.installSugar(L, module: lua_gettop(L))
     }
 
     /// Engine work that can run Lua callbacks; pins are swept afterwards.
@@ -172,6 +176,13 @@ enum LuaModule {
 
     static func pushLayerClass(_ L: OpaquePointer) {
         calu_newtable(L)
+        // ca.Layer.defaultActionForKey(key): +[CALayer defaultActionForKey:].
+        L.setFunction(-1, "defaultActionForKey", { L in protect(L) { L in
+            let key = try Args(L: L, api: "Layer.defaultActionForKey").string(1)
+            let b = try LuaBinding.of(L)
+            LuaActions.push(L, Layer.defaultAction(forKey: key, transaction: b.engine.transaction), binding: b)
+            return 1
+        } })
         calu_newtable(L)
         L.setFunction(-1, "__call", { L in protect(L) { L in
             let b = try LuaBinding.of(L)

@@ -262,6 +262,7 @@ T.test("1.10 opacity outside 0…1 renders clamped", function()
   local P = ca.Layer{ frame = {0, 0, 50, 50}, backgroundColor = white, opacity = 2 }
   ca.root:addSublayer(P)
   T.pixel(ca.render(), 25, 25, white)
+  ca.Transaction.setDisableActions(true)   -- committed layers would animate: jump
   P.opacity = -1
   T.pixel(ca.render(), 25, 25, "#000000")
 end, { size = {50, 50} })
@@ -275,6 +276,7 @@ T.test("1.11 masksToBounds clips the sublayers, then opacity applies", function(
   T.pixel(img, 75, 25, "#808080")
   T.pixel(img, 75, 65, "#000000", 3, "clipped below P")
   T.pixel(img, 120, 25, "#000000", 3, "clipped right of P")
+  ca.Transaction.setDisableActions(true)   -- committed layers would animate: jump
   P.masksToBounds = false
   img = ca.render()
   T.pixel(img, 75, 65, "#808080", 3, "the overflow shows, faded with its parent")

@@ -162,6 +162,7 @@ T.test("F42 sublayers move with their parent", function()
   P:addSublayer(C); R:addSublayer(P)
   T.pixel(ca.render(), 65, 65, red)
   T.eq(C:convertPointToLayer({0, 0}, R), {60, 60})
+  ca.Transaction.setDisableActions(true)   -- committed layers would animate: jump
   P.position = {P.position.x + 30, P.position.y + 20}
   T.eq(C.position, {20, 20}, "the child's position is unchanged")
   T.eq(C:convertPointToLayer({0, 0}, R), {90, 80})
@@ -259,6 +260,7 @@ T.test("3.3 zPosition = 1 brings green in front (fig 3.8/3.9)", function()
   local img = ca.render()
   T.pixel(img, 100, 100, red, 3, "before")
   T.pixel(img, 50, 50, green); T.pixel(img, 150, 150, red)
+  ca.Transaction.setDisableActions(true)   -- committed layers would animate: jump
   g.zPosition = 1
   img = ca.render()
   T.pixel(img, 100, 100, green, 3, "after")
@@ -271,9 +273,11 @@ T.test("F50 zPosition 0.0001 and a negative red zPosition also work", function()
   local container, g, r = zScene()
   g.zPosition = 0.0001
   T.pixel(ca.render(), 100, 100, green)
+  ca.Transaction.setDisableActions(true)   -- committed layers would animate: jump
   g.zPosition = 0
   r.zPosition = -1
   T.pixel(ca.render(), 100, 100, green)
+  ca.Transaction.setDisableActions(true)
   r.zPosition = 0
   T.pixel(ca.render(), 100, 100, red, 3, "equal values keep the sublayers order")
 end, { size = {200, 200} })

@@ -281,7 +281,7 @@ T.test("animation objects: class names, copies, tags, read-only attached copies"
   editable.duration = 3
   T.eq(editable.duration, 3)
   T.raises(function() return a.noSuchKey end, "no property 'noSuchKey'")
-  T.raises(function() ca.Transition{} end, "issue #9")
+  T.raises(function() ca.Transition{ filter = 1 } end, "not supported")
   T.raises(function() ca.BasicAnimation{ keyPath = "opacity", [1] = 2 } end,
            "ca.BasicAnimation{…}: keys must be property names, got a number key")
   T.raises(function() ca.AnimationGroup{ animations = { 1 } } end, "expects an animation")

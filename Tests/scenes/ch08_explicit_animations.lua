@@ -158,8 +158,11 @@ local function l83(L, log)
   a.delegate = {
     animationDidStop = function(_, anim, finished)
       log[#log + 1] = { time = ca.mediaTime(), finished = finished, toValue = anim.toValue }
-      -- [CATransaction setDisableActions:YES] is implicit here: no implicit animations yet.
+      -- The listing's [CATransaction setDisableActions:YES]: no implicit fade.
+      ca.Transaction.begin()
+      ca.Transaction.setDisableActions(true)
       L.backgroundColor = anim.toValue
+      ca.Transaction.commit()
     end,
   }
   L:addAnimation(a)
@@ -224,8 +227,9 @@ local function clockScene()
   local face = ca.Layer{ frame = {50, 50, 200, 200} }
   ca.root:addSublayer(face)
   local function hand(len, colour)
+    -- The book's hands are image views: view-backed layers, no implicit animations.
     local h = ca.Layer{ anchorPoint = {0.5, 0.9}, bounds = {0, 0, 6, len}, position = {100, 100},
-                        backgroundColor = colour }
+                        backgroundColor = colour, delegate = ca.ViewDelegate }
     face:addSublayer(h)
     return h
   end
@@ -697,7 +701,9 @@ T.test("D6 model changes at once; presentation is nil before the first commit", 
   T.eq(L.position, {150, 150}, "model value reads back at once")
   T.eq(L:presentation().position, {100, 100}, "R-P5: the presentation shows the committed model")
   ca.step(0)
-  T.eq(L:presentation().position, {150, 150}, "after the commit")
+  T.eq(L:presentation().position, {100, 100}, "after the commit the implicit animation starts where the layer was")
+  ca.advance(0.25)
+  T.eq(L:presentation().position, {150, 150}, "and ends at the model value")
   local img = ca.render()
   T.pixel(img, 150, 150, blue); T.pixel(img, 60, 60, white)
 end, opts)

@@ -358,7 +358,9 @@ end, { size = { 200, 200 } })
 local ballYs = { 32, 268, 140, 268, 220, 268, 250, 268 }
 local function bouncingBall()
   ca.root.backgroundColor = white
-  local ball = ca.Layer{ bounds = { 0, 0, 32, 32 }, position = { 150, 32 }, backgroundColor = red }
+  -- The book's ball is an image view: view-backed, so no implicit animations.
+  local ball = ca.Layer{ bounds = { 0, 0, 32, 32 }, position = { 150, 32 }, backgroundColor = red,
+                         delegate = ca.ViewDelegate }
   ca.root:addSublayer(ball)
   ca.step(0)
   ball.position = { 150, 268 }
@@ -420,7 +422,9 @@ end, { size = { 300, 300 } })
 
 local function handKeyframes(frames)
   ca.root.backgroundColor = white
-  local ball = ca.Layer{ bounds = { 0, 0, 32, 32 }, position = { 150, 32 }, backgroundColor = red }
+  -- The book's ball is an image view: view-backed, so no implicit animations.
+  local ball = ca.Layer{ bounds = { 0, 0, 32, 32 }, position = { 150, 32 }, backgroundColor = red,
+                         delegate = ca.ViewDelegate }
   ca.root:addSublayer(ball)
   ca.step(0)
   ball.position = { 150, 32 } -- ballView.center = (150, 32): the listing's only model change

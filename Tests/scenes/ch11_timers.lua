@@ -24,7 +24,9 @@ local tickTable = { { 1, 32.496 }, { 10, 81.576 }, { 20, 230.306 }, { 22, 265.66
 
 local function ballScene()
   ca.root.backgroundColor = white
-  local ball = ca.Layer{ bounds = { 0, 0, 32, 32 }, position = { 150, 32 }, backgroundColor = red }
+  -- The book's ball is an image view: view-backed, so no implicit animations.
+  local ball = ca.Layer{ bounds = { 0, 0, 32, 32 }, position = { 150, 32 }, backgroundColor = red,
+                         delegate = ca.ViewDelegate }
   ca.root:addSublayer(ball)
   ca.step(0)
   return ball
@@ -420,7 +422,8 @@ local function bounceExample()
   ca.root.backgroundColor = "#f2efe8"
   ca.root:addSublayer(ca.Layer{ frame = { 0, bottom + size / 2, w, 36 }, backgroundColor = "#d8d0c0" })
   local function ball(x, colour)
-    local l = ca.Layer{ bounds = { 0, 0, size, size }, position = { x, top }, backgroundColor = colour }
+    local l = ca.Layer{ bounds = { 0, 0, size, size }, position = { x, top }, backgroundColor = colour,
+                        delegate = ca.ViewDelegate }
     ca.root:addSublayer(l)
     return l
   end

@@ -75,9 +75,11 @@ T.test("fuzz: 20,000 random property writes, method calls and module calls", fun
     end
   end
   T.truthy(ok > 1000 and errors > 1000, string.format("both paths exercised (%d ok, %d errors)", ok, errors))
-  -- Whatever happened, a clean state renders.
+  -- Whatever happened, a clean state renders (set without implicit animations).
+  ca.Transaction.setDisableActions(true)
   ca.setup{ size = {40, 30}, scale = 1 }
   ca.root.sublayers = {}
+  ca.root:removeAllAnimations()   -- implicit ones from the random writes too
   ca.root.transform = ca.Transform3D.identity
   ca.root.frame = {0, 0, 40, 30}
   ca.root.hidden = false

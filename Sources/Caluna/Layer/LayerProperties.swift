@@ -204,7 +204,6 @@ public enum LayerProperties {
             d[k] = "contents and visual effects (issue #5)"
         }
         for k in ["sublayerTransform", "doubleSided"] { d[k] = "3D transforms (issue #7)" }
-        for k in ["actions", "style"] { d[k] = "actions (issue #4)" }
         for k in ["filters", "backgroundFilters", "compositingFilter", "edgeAntialiasingMask",
                   "layoutManager", "constraints", "autoresizingMask"] {
             d[k] = "nothing yet: not in caluna's scope"
