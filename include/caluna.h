@@ -44,6 +44,9 @@
  *                becomes stale.
  *              - Animations, display links and timers are ids of the same shape; their
  *                ownership is described with their functions below.
+ *              - A `user` pointer you give with a caluna_release_callback (actions, action
+ *                delegates, transaction completions) is the engine's to hold until it lets
+ *                go; then it calls release(user) exactly once (see "Layer actions").
  *              - Strings caluna returns (caluna_last_error, string values of caluna_layer_get)
  *                belong to the engine; they stay valid until the next call on that engine.
  *                Strings you pass in are copied; you keep ownership.
@@ -54,10 +57,12 @@
  *            at caluna_last_error(NULL) on the refused thread) — do not rely on this
  *            detection, it is a safety net, not a lock. caluna_version, caluna_abi_version
  *            and caluna_status_name may be called from any thread at any time.
- *            Callbacks (animation delegates, display links, timers) run on the thread that
- *            is inside caluna_engine_step/advance and may call back into that engine from
- *            that thread, except for the calls that run a frame, draw, run scripts or
- *            destroy the engine (see "Display links and timers").
+ *            Callbacks (animation delegates, display links, timers, transaction
+ *            completions, actions, action delegates, release callbacks) run on the thread
+ *            that is inside the caluna call that runs them (caluna_engine_step/advance for
+ *            most; the property or tree change for actions) and may call back into that
+ *            engine from that thread, except for the calls that run a frame, draw, run
+ *            scripts or destroy the engine (see "Display links and timers").
  *
  * Errors without an engine. When a call fails before it has a usable engine (NULL or
  *            destroyed engine pointer, caluna_engine_create failing, an engine busy on
@@ -86,8 +91,11 @@ extern "C" {
  *    1.1  animations (caluna_animation_*, caluna_group_*, caluna_layer_add_animation …),
  *         presentation values, layer time conversion, caluna_engine_flush, display links
  *         and timers, timing functions and easing; callbacks may call back into the
- *         engine (see "Display links and timers"). */
-#define CALUNA_ABI_MINOR_VERSION 1
+ *         engine (see "Display links and timers").
+ *    1.2  transactions (caluna_transaction_*), layer actions (caluna_layer_set_action,
+ *         the style chain, action delegates, caluna_layer_action_for_key,
+ *         caluna_default_action_for_key), the "Transition" animation class. */
+#define CALUNA_ABI_MINOR_VERSION 2
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -122,7 +130,9 @@ typedef enum caluna_status {
     /** An illegal tree operation: a cycle, the root as a sublayer, a sibling that is not a
      *  sublayer, two layers of different trees in a conversion. */
     CALUNA_ERR_TREE = 6,
-    /** A Lua script raised an error (the message has "chunk:line: message"). */
+    /** A Lua script raised an error (the message has "chunk:line: message"); or a host
+     *  callback (an action, an action delegate) returned a nonzero value that is not a
+     *  caluna_status. */
     CALUNA_ERR_SCRIPT = 7,
     /** A file could not be read or written. */
     CALUNA_ERR_IO = 8,
@@ -603,8 +613,10 @@ typedef uint64_t caluna_animation;
 /** Creates an animation of `class_name`: "BasicAnimation", "KeyframeAnimation",
  *  "SpringAnimation" or "AnimationGroup" (Core Animation's names without "CA"), with Core
  *  Animation's defaults. *out is an OWNED reference.
+ *  "Transition" (ABI 1.2) makes a CATransition: use it as an action (see "Layer actions")
+ *  or add it to a layer yourself; it runs under the key "transition" either way.
  *  Status: OK; INVALID_ARGUMENT (class_name or out NULL, not UTF-8); UNKNOWN_KEY (no such
- *  class); NOT_SUPPORTED ("Transition": not yet); STALE_HANDLE (engine). */
+ *  class); STALE_HANDLE (engine). */
 caluna_status caluna_animation_create(caluna_engine *e, const char *class_name, caluna_animation *out);
 
 /** One more owned reference. Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
@@ -668,6 +680,12 @@ caluna_status caluna_animation_is_attached(caluna_engine *e, caluna_animation an
  *    "biasValues", "path"  arrays: set them with the array calls below; here only NIL,
  *                          which clears them.
  *  AnimationGroup: the common keys; children through caluna_group_add_animation.
+ *  Transition (ABI 1.2)
+ *    "type"                STRING  "fade" (default), "moveIn", "push", "reveal"
+ *    "subtype"             STRING  "fromLeft", "fromRight", "fromTop", "fromBottom" (y down:
+ *                                  "fromTop" enters from the top edge), or NIL (= fromLeft)
+ *    "startProgress", "endProgress"  NUMBER  the part shown, 0…1 (defaults 0 and 1)
+ *    "filter"              NOT_SUPPORTED (no Core Image)
  *
  *  A fromValue/toValue/byValue or keyframe value is checked against the keyPath when the
  *  keyPath is already set, and always when the animation is added to a layer.
@@ -919,12 +937,15 @@ caluna_status caluna_layer_convert_time(caluna_engine *e, caluna_layer from, cal
  * until it fires); from then on its id is stale (CALUNA_ERR_STALE_HANDLE), and so is every
  * id once the engine is destroyed. There is nothing to release.
  *
- * Callbacks (delegates, display links, timers) run on the thread that called
- * caluna_engine_step / advance, while the engine is inside that call. From a callback you
+ * Callbacks (delegates, display links, timers; from ABI 1.2 also transaction completions,
+ * actions, action delegates and release callbacks) run on the thread that is inside the
+ * caluna call that runs them — caluna_engine_step / advance for delegates, timers and
+ * completions; the property or tree change (or the lookup) for actions — while the engine
+ * is inside that call. From a callback you
  * may call caluna functions on the same engine (set layer properties, add or remove
  * animations, read tags and presentation values, create or invalidate timers …) — except
- * caluna_engine_step, caluna_engine_advance, caluna_engine_flush, caluna_render,
- * caluna_render_png, caluna_engine_load_file, caluna_engine_load_string,
+ * caluna_engine_step, caluna_engine_advance, caluna_engine_flush, caluna_transaction_flush,
+ * caluna_render, caluna_render_png, caluna_engine_load_file, caluna_engine_load_string,
  * caluna_engine_set_sandbox and caluna_engine_destroy, which fail with INVALID_ARGUMENT
  * (the engine is in the middle of a frame; do it after the step returns, which it does
  * normally). A callback must return normally (no longjmp across caluna). Other threads are

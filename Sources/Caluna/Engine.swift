@@ -40,7 +40,7 @@ public final class Engine {
     /// CATransaction's stack (Transaction.swift).
     public let transaction = TransactionStack()
     /// Errors actions raised, for the call that made the change (LayerActions).
-    var actionErrors = FirstError()
+    var actionError: Error? = nil
     var actionNesting = 0
     /// Engine work that must not animate (resizing the output) turns actions off.
     private var actionsSuppressed = 0

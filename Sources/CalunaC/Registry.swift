@@ -28,6 +28,13 @@ final class CEngine {
     var depth = 0
     /// Ids of animations, display links and timers (Animations.swift).
     private(set) lazy var objects = ObjectTable(tag: handles.tag)
+    /// Release callbacks of host `user` pointers the engine let go of, run at
+    /// the end of the outermost call (HostReference): never in the middle of
+    /// a Swift mutation a release that calls back into the engine could meet.
+    var dueReleases: [DueRelease] = []
+    /// Layers' C action delegates (Actions.swift). Layer.delegate is weak, so
+    /// the engine keeps them until the host clears one or its layer dies.
+    var actionDelegates: [ObjectIdentifier: CActionDelegate] = [:]
 
     init(session: Session) throws {
         self.session = session
@@ -36,6 +43,8 @@ final class CEngine {
     }
 
     deinit {
+        // The engine is unregistered: a release callback calling back in is refused.
+        runDueReleases()
         free(errorText)
         free(stringResult)
     }
@@ -68,6 +77,21 @@ final class CEngine {
     }
 
     var lastError: UnsafePointer<CChar> { UnsafePointer(errorText) }
+
+    /// Lets go of the C delegates of dead layers, then runs the due release
+    /// callbacks (and the ones they cause). The failed call's message stays
+    /// what caluna_last_error reports, whatever the callbacks call.
+    func runDueReleases() {
+        if !actionDelegates.isEmpty { actionDelegates = actionDelegates.filter { $0.value.layer != nil } }
+        guard !dueReleases.isEmpty else { return }
+        let message = String(cString: errorText)
+        while !dueReleases.isEmpty {
+            let due = dueReleases
+            dueReleases = []
+            for r in due { r.release(r.user) }
+        }
+        if String(cString: errorText) != message { record(CalunaError(.invalidArgument, message)) }
+    }
 
     /// Copies `s` into the engine-owned string buffer (valid until the next call).
     func keep(_ s: String) throws -> UnsafePointer<CChar> {
@@ -109,6 +133,7 @@ func lookupEngine(_ p: UnsafeRawPointer?, _ function: String) -> Result<CEngine,
 /// frame, commit, draw, run scripts or end the engine the callback is part of.
 private let refusedInCallbacks: Set<String> = [
     "caluna_engine_destroy", "caluna_engine_step", "caluna_engine_advance", "caluna_engine_flush",
+    "caluna_transaction_flush",
     "caluna_render", "caluna_render_png", "caluna_engine_load_file", "caluna_engine_load_string",
     "caluna_engine_set_sandbox",
 ]
@@ -137,7 +162,7 @@ func acquireEngine(_ p: OpaquePointer?, _ function: String) -> Result<CEngine, C
         }
         if refusedInCallbacks.contains(function) {
             let e = CalunaError(.invalidArgument,
-                "\(function) cannot be called from inside a callback the engine is running (a delegate, display link or timer); " +
+                "\(function) cannot be called from inside a callback the engine is running (a delegate, action, completion, release, display link or timer); " +
                 "the engine is in the middle of a frame — do it after the call that ran the callback returns")
             ce.record(e)
             return .failure(e)
@@ -147,12 +172,15 @@ func acquireEngine(_ p: OpaquePointer?, _ function: String) -> Result<CEngine, C
     }
 }
 
-/// Ends a call that `acquireEngine` admitted.
+/// Ends a call that `acquireEngine` admitted. The outermost call first runs
+/// the release callbacks that came due (still holding the engine, so they may
+/// call back in like any callback).
 func releaseEngine(_ ce: CEngine) {
     if ce.depth > 1 {
         ce.depth -= 1
         return
     }
+    ce.runDueReleases()
     ce.depth = 0
     ce.owner.store(0, ordering: .relaxed)
     ce.busy.store(false, ordering: .releasing)
@@ -190,4 +218,40 @@ func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throw
 func calunaError(_ error: Error, _ function: String) -> CalunaError {
     if let e = error as? CalunaError { return CalunaError(e.code, "\(function): \(e.message)") }
     return CalunaError(.scriptError, "\(function): \(error)")
+}
+
+// MARK: host user pointers
+
+public typealias CReleaseCallback = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+/// A release callback that came due, with the pointer it releases.
+struct DueRelease {
+    let release: CReleaseCallback
+    let user: UnsafeMutableRawPointer?
+}
+
+/// A host's `user` pointer and the release callback that ends the engine's
+/// hold on it. The callback runs exactly once, when the last reference to
+/// this object goes: queued on the engine (run as its outermost call ends),
+/// or at once while the engine itself is being destroyed.
+final class HostReference {
+    let user: UnsafeMutableRawPointer?
+    private let release: CReleaseCallback?
+    /// nil once the engine is being destroyed.
+    private(set) weak var engine: CEngine?
+
+    init(user: UnsafeMutableRawPointer?, release: CReleaseCallback?, engine: CEngine) {
+        self.user = user
+        self.release = release
+        self.engine = engine
+    }
+
+    deinit {
+        guard let release else { return }
+        if let ce = engine {
+            ce.dueReleases.append(DueRelease(release: release, user: user))
+        } else {
+            release(user)
+        }
+    }
 }

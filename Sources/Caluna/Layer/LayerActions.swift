@@ -108,7 +108,9 @@ extension Engine {
     /// custom action, a bad animation) are kept and reported by the call
     /// that made the change, or else by the next step.
     func runAction(forKey key: String, on layer: Layer) {
-        actionErrors.run {
+        // Not FirstError.run: an action's own changes re-enter here, and an
+        // inout access to the collector must not overlap itself.
+        do {
             guard actionNesting < Engine.maximumActionNesting else {
                 throw CalunaError.invalid("actions nested more than \(Engine.maximumActionNesting) deep while running the action for '\(key)' (does an action change the property it animates?)")
             }
@@ -119,6 +121,8 @@ extension Engine {
             case .custom(let c)?: try c.run(forKey: key, layer: layer, arguments: nil)
             case .animation(let a)?: try run(a, forKey: key, on: layer)
             }
+        } catch {
+            if actionError == nil { actionError = error }
         }
     }
 
@@ -139,8 +143,8 @@ extension Engine {
 
     /// The first error an action raised since the last call, thrown once.
     public func takeActionError() throws {
-        let e = actionErrors
-        actionErrors = FirstError()
-        try e.rethrow()
+        guard let e = actionError else { return }
+        actionError = nil
+        throw e
     }
 }
