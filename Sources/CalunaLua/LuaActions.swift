@@ -91,6 +91,9 @@ enum LuaActions {
         guard level < LayerStyle.maximumNesting else {
             throw CalunaError.invalid("\(what): styles nest more than \(LayerStyle.maximumNesting) deep (a style containing itself?)")
         }
+        // Each level keeps two values on the stack: make room (Lua only
+        // promises 20 slots to a C function).
+        guard lua_checkstack(L, 4) != 0 else { throw CalunaError(.outOfMemory, "\(what): the Lua stack cannot grow") }
         lua_pushnil(L)
         while lua_next(L, t) != 0 {
             let key = lua_type(L, -2) == LUA_TSTRING ? L.string(-2) : nil
@@ -111,7 +114,7 @@ enum LuaActions {
     }
 
     static func pushStyle(_ L: OpaquePointer, _ s: LayerStyle?, binding: LuaBinding, level: Int = 0) {
-        guard let s, level < LayerStyle.maximumNesting else { lua_pushnil(L); return }
+        guard let s, level < LayerStyle.maximumNesting, lua_checkstack(L, 4) != 0 else { lua_pushnil(L); return }
         calu_newtable(L)
         pushDictionary(L, s.actions, binding: binding); L.setField(-2, "actions")
         pushStyle(L, s.style, binding: binding, level: level + 1); L.setField(-2, "style")

@@ -128,11 +128,13 @@ import Testing
 
 @Test func notYetSupportedKeyIsNotSupported() {
     let l = Layer()
-    for key in ["cornerRadius", "contents", "shadowOpacity", "sublayerTransform", "actions"] {
+    for key in ["cornerRadius", "contents", "shadowOpacity", "sublayerTransform", "borderWidth"] {
         #expect(errorCode { try l.value(forKeyPath: key) } == .notSupported, "\(key)")
         #expect(errorCode { try l.setValue(.number(1), forKeyPath: key) } == .notSupported, "\(key)")
     }
     #expect(errorCode { try l.setValue(.number(1), forKeyPath: "shadowOffset.width") } == .notSupported)
+    // Actions are not values: their own calls set them.
+    #expect(errorCode { try l.value(forKeyPath: "actions") } == .unknownKey)
 }
 
 @Test func wrongKindIsTypeMismatch() {

@@ -63,10 +63,13 @@ public class Animation {
     /// Checks what `addAnimation` needs before it attaches a copy.
     func validate(for layer: Layer) throws {}
 
-    /// Freezes a copy for `layer`, resolving durations (0 → `fallback`).
+    /// Freezes a copy for `layer`, resolving durations (0 → `fallback`):
+    /// the attached copy reads the duration it runs for, as Core Animation's
+    /// "is given the default duration" says.
     func prepareAttached(fallbackDuration fallback: Double) {
         isFrozen = true
         resolvedDuration = timing.duration > 0 ? timing.duration : fallback
+        timing.duration = resolvedDuration
     }
 }
 

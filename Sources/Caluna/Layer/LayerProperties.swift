@@ -217,6 +217,9 @@ public enum LayerProperties {
         if let why = notYetSupported[key] {
             throw CalunaError(.notSupported, "Layer property '\(key)' is not supported yet (\(why))")
         }
+        if key == "actions" || key == "style" || key == "delegate" {
+            throw CalunaError(.unknownKey, "Layer.\(key) holds actions, not a value: set it with its own call (Lua layer.\(key) = …; C caluna_layer_set_action…)")
+        }
         throw CalunaError(.unknownKey, "Layer has no property '\(key)'")
     }
 }

@@ -61,7 +61,7 @@ extension Layer {
         guard index >= 0, index <= count else {
             throw CalunaError(.invalidArgument, "insertSublayer: index \(index) is out of range 0…\(count)")
         }
-        layer.detach(ordering: false)
+        layer.detach(ordering: false, into: self)
         sublayers.insert(layer, at: index)
         layer.superlayer = self
         didMutateSublayers()
@@ -91,7 +91,7 @@ extension Layer {
         if sibling === layer { return }
         try checkAdoptable(layer)
         let wasShown = layer.isShown
-        layer.detach(ordering: false)
+        layer.detach(ordering: false, into: self)
         guard let i = sublayers.firstIndex(where: { $0 === sibling }) else {
             layer.orderChanged(wasShown: wasShown)
             throw CalunaError(.treeError, "insertSublayer: the sibling is not a sublayer of this layer")
@@ -110,8 +110,8 @@ extension Layer {
         let newIndex = new.superlayer === self ? sublayers.firstIndex { $0 === new } : nil
         let slot = (newIndex ?? Int.max) < i ? i - 1 : i
         let newWasShown = new.isShown
-        old.detach(ordering: true)
-        new.detach(ordering: false)
+        old.detach(ordering: true, into: self)
+        new.detach(ordering: false, into: self)
         try insertSublayer(new, at: slot, wasShown: newWasShown)
     }
 
@@ -146,24 +146,26 @@ extension Layer {
 
     /// Takes the layer out of its superlayer; `ordering` sends onOrderOut
     /// when it leaves the engine's tree (a move within the tree sends none).
-    private func detach(ordering: Bool) {
+    /// A layer about to go back `into` the same superlayer sends that
+    /// superlayer one "sublayers" event, not two.
+    private func detach(ordering: Bool, into newParent: Layer? = nil) {
         guard let s = superlayer, !isPresentation else { return }
         let wasShown = ordering && isShown
         s.sublayers.removeAll { $0 === self }
         superlayer = nil
-        s.didMutateSublayers()
+        s.didMutateSublayers(sendingEvent: s !== newParent)
         if wasShown { orderChanged(wasShown: true) }
     }
 
     /// Any change of the sublayers array marks the layer for layout (so a
     /// layoutSublayers callback sees every added or removed sublayer) and
     /// runs the "sublayers" action of a committed layer.
-    func didMutateSublayers() {
+    func didMutateSublayers(sendingEvent: Bool = true) {
         drawingOrderCache = nil
         sublayersNeedCommit = true
         markNeedsCommit()
         setNeedsLayout()
-        if presentationLayer != nil { sendEvent(ActionKey.sublayers) }
+        if sendingEvent, presentationLayer != nil { sendEvent(ActionKey.sublayers) }
     }
 
     /// In the engine's tree and not hidden (onOrderIn / onOrderOut care).
