@@ -579,7 +579,9 @@ caluna_status caluna_engine_flush(caluna_engine *e);
  * under a key. Time is Apple's model (DESIGN §4): an animation's local time is
  * (parent time − beginTime) × speed + timeOffset through the layer time hierarchy, then
  * repeatCount/repeatDuration, autoreverses and fillMode. Explicit animations default to
- * linear timing; a duration of 0 means 0.25 s (or, in a group, the group's duration).
+ * linear timing; a duration of 0 means the transaction's animationDuration when the
+ * animation is added (0.25 s unless a transaction set it; ABI 1.2), or, in a group, the
+ * group's duration.
  *
  * Stamping. An animation added with beginTime 0 starts at the layer's time of the commit
  * that first finds its layer in the engine's tree: the next caluna_engine_step / advance
@@ -642,7 +644,8 @@ caluna_status caluna_animation_is_attached(caluna_engine *e, caluna_animation an
 /** Sets a property by key (the animation property table the Lua binding uses):
  *
  *  every class
- *    "duration"            NUMBER  seconds of one iteration, ≥ 0, finite; 0 = default (0.25 s)
+ *    "duration"            NUMBER  seconds of one iteration, ≥ 0, finite; 0 = the transaction's
+ *                                  animationDuration when added (default 0.25 s)
  *    "beginTime"           NUMBER  seconds in the layer's time; 0 = when committed (default)
  *    "speed"               NUMBER  default 1 (0 pauses; negative runs backwards)
  *    "timeOffset"          NUMBER  seconds, default 0
@@ -1048,6 +1051,274 @@ caluna_status caluna_easing(const char *name, double t, double *out);
 /** The name of easing function `index` (0, 1, … until INVALID_ARGUMENT), a static string.
  *  Status: OK; INVALID_ARGUMENT (index out of range, out NULL). */
 caluna_status caluna_easing_name_at(int32_t index, const char **out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Transactions (ABI 1.2)                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * CATransaction's class methods on the engine's transaction stack. Every change to a layer
+ * belongs to a transaction: an explicit one (caluna_transaction_begin … _commit, nested up
+ * to 256 deep) or the implicit one the engine opens by itself for changes made outside any
+ * and commits at its next commit (caluna_engine_step / advance / flush, caluna_render).
+ * While an explicit transaction is open the engine defers its commit — animations added
+ * are not stamped and the presentation does not show the changes — until the outermost
+ * one is committed, as Core Animation does (commit without flush: the next step shows it).
+ *
+ * Settings. Reading a setting gives the innermost transaction's value, else the nearest
+ * outer one's, else the default; setting writes the innermost transaction (the implicit
+ * one when none is open), so a nested transaction inherits its outer settings and they
+ * come back when it commits. Defaults: animationDuration 0.25 s, disableActions off, no
+ * animationTimingFunction (implicit animations use "default" (0.25, 0.1, 0.25, 1)).
+ * Actions read them when they run: the default action of a property (see "Layer actions")
+ * takes the duration and timing function of the transaction open when the property is
+ * set; disableActions on means properties change without any action.
+ */
+
+/** +begin: opens an explicit transaction. Status: OK; INVALID_ARGUMENT (256 already open,
+ *  NULL engine); STALE_HANDLE. */
+caluna_status caluna_transaction_begin(caluna_engine *e);
+
+/** +commit: closes the innermost explicit transaction; its completion stops waiting for
+ *  later animations. When the outermost one closes, the engine's next commit shows the
+ *  changes. Status: OK; INVALID_ARGUMENT (no explicit transaction is open — the engine stays
+ *  usable); STALE_HANDLE. */
+caluna_status caluna_transaction_commit(caluna_engine *e);
+
+/** +flush: the engine's commit now, exactly caluna_engine_flush (see there; deferred while
+ *  an explicit transaction is open). Refused inside callbacks like caluna_engine_flush.
+ *  Status: as caluna_engine_flush. */
+caluna_status caluna_transaction_flush(caluna_engine *e);
+
+/** The number of open explicit transactions (0 when none; the implicit one is not
+ *  counted). Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_transaction_depth(caluna_engine *e, int32_t *out);
+
+/** +setAnimationDuration: seconds (finite, ≥ 0; with 0 the changes show at once) for the
+ *  default actions of properties set from now on in this transaction.
+ *  Status: OK; INVALID_ARGUMENT (NaN, ∞, negative); STALE_HANDLE. */
+caluna_status caluna_transaction_set_animation_duration(caluna_engine *e, double seconds);
+
+/** +animationDuration in seconds (0.25 unless a transaction set it).
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_transaction_animation_duration(caluna_engine *e, double *out);
+
+/** +setDisableActions: non-zero turns actions off (no implicit animations, no action
+ *  callbacks, no delegate lookup) for changes made from now on in this transaction; 0 turns
+ *  them back on. Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_transaction_set_disable_actions(caluna_engine *e, int32_t disable);
+
+/** +disableActions: *out is 1 or 0. Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_transaction_disable_actions(caluna_engine *e, int32_t *out);
+
+/** +setAnimationTimingFunction: with a custom cubic Bézier (rules as
+ *  caluna_animation_set_timing_function: c1x, c2x in [0, 1], all finite).
+ *  Status: OK; INVALID_ARGUMENT (a bad point); STALE_HANDLE. */
+caluna_status caluna_transaction_set_animation_timing_function(caluna_engine *e, double c1x, double c1y,
+                                                               double c2x, double c2y);
+
+/** +setAnimationTimingFunction: by name ("linear", "easeIn", "easeOut", "easeInEaseOut",
+ *  "default"); NULL is setAnimationTimingFunction:nil — it removes this transaction's
+ *  curve, so an outer transaction's (or else "default") applies again.
+ *  Status: OK; INVALID_ARGUMENT (unknown name, not UTF-8); STALE_HANDLE. */
+caluna_status caluna_transaction_set_animation_timing_function_named(caluna_engine *e, const char *name);
+
+/** The control points of the curve default actions use now: the transaction's
+ *  animationTimingFunction, or "default" (0.25, 0.1, 0.25, 1) when none is set (read
+ *  caluna_transaction_value("animationTimingFunction") to tell: NIL when none is set).
+ *  Status: OK; INVALID_ARGUMENT (a NULL pointer); STALE_HANDLE. */
+caluna_status caluna_transaction_animation_timing_function(caluna_engine *e, double *c1x, double *c1y,
+                                                           double *c2x, double *c2y);
+
+/** A transaction completion: runs inside caluna_engine_step / advance. */
+typedef void (*caluna_completion_callback)(caluna_engine *e, void *user);
+
+/** Frees what a `user` pointer holds; the engine calls it exactly once, when it lets go of
+ *  the pointer. It runs at the end of the caluna call during which the engine let go (or
+ *  inside caluna_engine_destroy), never in the middle of a change; it may call back into
+ *  the engine like any callback (not during destroy: STALE_HANDLE). The message of a
+ *  failed call stays what caluna_last_error reports, whatever the release calls. */
+typedef void (*caluna_release_callback)(void *user);
+
+/** +setCompletionBlock: `callback(e, user)` runs once every animation added from now on
+ *  in this transaction (and transactions nested in it, until another completion is set)
+ *  has finished or been removed, and the transaction has committed — inside the
+ *  caluna_engine_step / advance that reaches that time, at the exact media time (the step
+ *  visits it), after the animation delegates of that instant. With no animation added it
+ *  runs in the first step after the commit. Setting another completion (or NULL) does not
+ *  cancel this one: it then waits only for the animations already added.
+ *  `release` (may be NULL) is called with `user` once the completion has run or the
+ *  engine is destroyed first; not when this call fails. NULL callback: no completion for
+ *  what follows (user and release are ignored).
+ *  Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_transaction_set_completion(caluna_engine *e, caluna_completion_callback callback,
+                                                void *user, caluna_release_callback release);
+
+/** +setValue:forKey: — sets `key` in the innermost transaction (copied; strings too). The
+ *  four Core Animation keys keep their meaning: "animationDuration" NUMBER,
+ *  "disableActions" BOOL, "animationTimingFunction" STRING name or NIL (custom curves:
+ *  caluna_transaction_set_animation_timing_function), "completionBlock" NIL only (set a
+ *  callback with caluna_transaction_set_completion). Any other key takes any value; NIL
+ *  removes it from the innermost transaction (an outer value shows again). Lua scripts on
+ *  the same engine see NUMBER, BOOL and STRING values as numbers, booleans and strings.
+ *  Status: OK; INVALID_ARGUMENT (key or value NULL, not UTF-8, NaN/∞, a value out of range
+ *  such as a negative duration, an unknown timing function name); TYPE_MISMATCH (a value of
+ *  the wrong type for a Core Animation key); NOT_SUPPORTED (IMAGE/PATH); STALE_HANDLE. */
+caluna_status caluna_transaction_set_value(caluna_engine *e, const char *key, const caluna_value *value);
+
+/** +valueForKey: — the innermost value of `key` (NIL when no transaction set it, except the
+ *  defaults: "animationDuration" NUMBER 0.25, "disableActions" BOOL 0).
+ *  "animationTimingFunction" is a STRING name or NIL; a STRING is engine-owned until the
+ *  next call. On failure *out is NIL.
+ *  Status: OK; INVALID_ARGUMENT (key or out NULL); NOT_SUPPORTED (a custom timing curve — use
+ *  caluna_transaction_animation_timing_function —, a completion, a Lua value a script
+ *  set); STALE_HANDLE. */
+caluna_status caluna_transaction_value(caluna_engine *e, const char *key, caluna_value *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Layer actions (ABI 1.2)                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * CAAction. When a property of a committed layer changes (its layer has been in the engine's
+ * tree at a commit; scene set-up before the first commit never animates) or an event
+ * happens to it — "onOrderIn" / "onOrderOut" when it enters or leaves the engine's tree
+ * (or is hidden/shown there), "sublayers" when its sublayers change, "contents" — the
+ * layer looks its action up (actionForKey:) and runs it, unless actions are disabled:
+ *
+ *   1. its action delegate (caluna_layer_set_action_delegate), if any;
+ *   2. its actions dictionary (caluna_layer_set_action);
+ *   3. its style chain: style.actions, style.style.actions, … (caluna_layer_set_style_action);
+ *   4. the default action (caluna_default_action_for_key): for an animatable property a
+ *      BasicAnimation of it with the transaction's duration and timing function (else
+ *      0.25 s on "default"), starting from the value on screen; a fade "Transition" for
+ *      "contents"; nothing for other keys.
+ *
+ * At each step CALUNA_ACTION_CONTINUE (no entry) goes on to the next, CALUNA_ACTION_NULL
+ * (NSNull) stops the search with no action, and anything else is the action. An ANIMATION
+ * action runs by adding a copy of the animation to the layer under the event key (a
+ * Transition under "transition"); a property animation without a keyPath gets the
+ * property's, a BasicAnimation without fromValue starts from the value on screen. A
+ * CALLBACK action runs by calling it.
+ *
+ * Errors. A callback (action or delegate) returns 0 for success; any other value is an
+ * error that the call which made the change returns (caluna_layer_set, a tree call …; the
+ * change itself stays made): the value itself when it is a caluna_status, else
+ * CALUNA_ERR_SCRIPT; the message names the callback and the event. A bad delegate answer
+ * (unknown kind, stale animation id, CALLBACK with a NULL callback) is an error the same way.
+ * Actions that change properties run their actions in turn, at most 16 deep.
+ *
+ * Ownership. An ANIMATION entry holds a reference to the animation itself (not a copy):
+ * later changes to it show in later runs, and you may release your reference at once. A
+ * CALLBACK entry owns its `user`: release(user) (if not NULL) runs exactly once, when the
+ * entry is replaced or removed, the actions (or style) cleared, the layer dies, or the
+ * engine is destroyed — see caluna_release_callback. A failed call takes nothing over.
+ */
+
+/** What an actions entry, a delegate answer or a lookup result is. */
+typedef enum caluna_action_kind {
+    /** nil: no entry here, the search continues (as a result: no action). */
+    CALUNA_ACTION_CONTINUE = 0,
+    /** NSNull: the search stops; no action runs. */
+    CALUNA_ACTION_NULL = 1,
+    /** `animation`: the engine adds a copy of it to the layer when the action runs. */
+    CALUNA_ACTION_ANIMATION = 2,
+    /** `callback(e, layer, event, user)` runs. */
+    CALUNA_ACTION_CALLBACK = 3
+} caluna_action_kind;
+
+/** A host action (runActionForKey:object:arguments:): `layer` (borrowed) is the model layer
+ *  whose property changed or that the event happened to, `event` the property name or
+ *  event key (engine-owned, valid during the call). Return 0, or nonzero for an error. */
+typedef int32_t (*caluna_action_callback)(caluna_engine *e, caluna_layer layer, const char *event, void *user);
+
+/** An action. Only the fields its kind names are read: `animation` for ANIMATION;
+ *  `callback`, `user` and `release` (may be NULL) for CALLBACK. On output, `release` is
+ *  always NULL (the engine keeps ownership of what it holds) and unused fields are 0. */
+typedef struct caluna_action {
+    caluna_action_kind kind;
+    caluna_animation animation;
+    caluna_action_callback callback;
+    void *user;
+    caluna_release_callback release;
+} caluna_action;
+
+typedef char caluna_action_layout_check_[(sizeof(caluna_action) == 40 && offsetof(caluna_action, animation) == 8) ? 1 : -1];
+
+/** Sets the layer's actions entry for `key` (a property name or event key, any UTF-8; not
+ *  checked against the property table). `action` NULL or CONTINUE removes the entry (its
+ *  release runs); kind CALUNA_ACTION_NULL stores NSNull (stops the search: no default animation).
+ *  Status: OK; INVALID_ARGUMENT (key NULL or not UTF-8, unknown kind, CALLBACK with a NULL
+ *  callback, a presentation layer); STALE_HANDLE (layer, or the action's animation). */
+caluna_status caluna_layer_set_action(caluna_engine *e, caluna_layer layer, const char *key,
+                                      const caluna_action *action);
+
+/** Reads the layer's actions entry for `key` into *out: CONTINUE when there is none. An
+ *  ANIMATION's id is BORROWED (the animation the entry holds; valid while the entry holds
+ *  it; changing it changes what the entry runs); a CALLBACK gives callback and user
+ *  (release NULL: the entry still owns user). On failure *out is all zero (CONTINUE).
+ *  Status: OK; INVALID_ARGUMENT (key or out NULL, not UTF-8); NOT_SUPPORTED (an action a Lua
+ *  script set: a function or an object); STALE_HANDLE. */
+caluna_status caluna_layer_action(caluna_engine *e, caluna_layer layer, const char *key, caluna_action *out);
+
+/** Removes every actions entry (their releases run). The style chain stays.
+ *  Status: OK; INVALID_ARGUMENT (a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_clear_actions(caluna_engine *e, caluna_layer layer);
+
+/** Sets `key` in the actions of the layer's style at `level`: 0 is style.actions, 1 is
+ *  style.style.actions, … up to 31; styles on the way are created as needed. Removing
+ *  (NULL or CONTINUE) from a style that does not exist does nothing. A style a Lua script
+ *  set (it may be shared) is changed in place.
+ *  Status: as caluna_layer_set_action; INVALID_ARGUMENT (level < 0 or > 31). */
+caluna_status caluna_layer_set_style_action(caluna_engine *e, caluna_layer layer, int32_t level,
+                                            const char *key, const caluna_action *action);
+
+/** Reads the entry for `key` in the style at `level` (CONTINUE when the style or the entry
+ *  does not exist). Status: as caluna_layer_action; INVALID_ARGUMENT (level out of 0…31). */
+caluna_status caluna_layer_style_action(caluna_engine *e, caluna_layer layer, int32_t level,
+                                        const char *key, caluna_action *out);
+
+/** Removes the layer's whole style chain (the releases of its entries run).
+ *  Status: OK; INVALID_ARGUMENT (a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_clear_style(caluna_engine *e, caluna_layer layer);
+
+/** An action delegate (actionForLayer:forKey:). `*out` arrives as CONTINUE (all zero);
+ *  leave it for "not mine, continue the search", set kind NULL to stop it, ANIMATION with an
+ *  animation id (live when you return; the engine copies it when the action runs and does
+ *  not take over your reference: answer with animations you keep, e.g. made once), or
+ *  CALLBACK with a callback and user (the engine never releases those: `release` is
+ *  ignored). `layer` and `key` are borrowed for the call. Return 0, or nonzero for an error
+ *  (see "Errors" above; *out is then ignored). */
+typedef int32_t (*caluna_action_delegate_callback)(caluna_engine *e, caluna_layer layer, const char *key,
+                                                   void *user, caluna_action *out);
+
+/** Sets (or, with callback NULL, removes) the layer's action delegate; it is asked first,
+ *  for every action lookup of the layer. The engine holds it for the layer: `release` (may
+ *  be NULL) runs with `user` exactly once when it is replaced or removed, when the layer
+ *  dies, or when the engine is destroyed. One delegate slot serves the C delegate and a Lua
+ *  script's `layer.delegate` / layoutSublayers: a delegate the layer had before is kept
+ *  behind this one (its layout callback still runs, and it answers what this one
+ *  continues past) and comes back when this one is removed; a script setting its delegate
+ *  afterwards replaces this one (which stays held until removed or its layer dies).
+ *  Status: OK; INVALID_ARGUMENT (a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_set_action_delegate(caluna_engine *e, caluna_layer layer,
+                                               caluna_action_delegate_callback callback, void *user,
+                                               caluna_release_callback release);
+
+/** actionForKey: — runs the whole lookup for `key` (delegate, actions, style chain,
+ *  default; the delegate callback is called) and writes the action that would run:
+ *  CONTINUE when none would (a NULL entry, no entry and no default). An ANIMATION's id is
+ *  an OWNED reference (release it with caluna_animation_release): the entry's own animation,
+ *  the delegate's, or a new default one; a CALLBACK gives callback and user (release NULL).
+ *  Whether actions are disabled does not matter here.
+ *  Status: OK; INVALID_ARGUMENT (key or out NULL, not UTF-8); NOT_SUPPORTED (an action a Lua
+ *  script set); a delegate's error; STALE_HANDLE. */
+caluna_status caluna_layer_action_for_key(caluna_engine *e, caluna_layer layer, const char *key,
+                                          caluna_action *out);
+
+/** +defaultActionForKey: — ANIMATION with a new OWNED BasicAnimation of `key` for an
+ *  animatable property (keyPath `key`, the current transaction's duration and timing
+ *  function, else 0.25 s on "default"), a new OWNED fade Transition for "contents", else
+ *  CONTINUE. Status: OK; INVALID_ARGUMENT (key or out NULL, not UTF-8); STALE_HANDLE. */
+caluna_status caluna_default_action_for_key(caluna_engine *e, const char *key, caluna_action *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -45,7 +45,9 @@ final class CCallbackAction: CustomAction {
 /// reports: a caluna_status as itself, any other number as SCRIPT.
 func checkCallbackStatus(_ status: Int32, _ what: String) throws {
     guard status != 0 else { return }
-    let code = CalunaError.Code(rawValue: status) ?? .scriptError
+    guard let code = CalunaError.Code(rawValue: status) else {
+        throw CalunaError(.scriptError, "\(what) failed: it returned \(status) (not a caluna_status: reported as CALUNA_ERR_SCRIPT)")
+    }
     throw CalunaError(code, "\(what) failed: it returned \(status) (\(String(cString: caluna_status_name(status))))")
 }
 
@@ -186,7 +188,7 @@ public func caluna_layer_set_action(_ e: OpaquePointer?, _ layer: UInt64, _ key:
                                     _ action: UnsafeRawPointer?) -> Int32 {
     withEngine(e, "caluna_layer_set_action") { ce in
         let l = try ce.layer(layer, "layer")
-        try l.checkModel("caluna_layer_set_action")
+        try l.checkModel("layer")
         let k = try string(key, "key")
         let a = try action.flatMap { try readAction($0, ce, owning: true, "action") }
         install(a, forKey: k, in: &l.actions)
@@ -209,7 +211,7 @@ public func caluna_layer_action(_ e: OpaquePointer?, _ layer: UInt64, _ key: Uns
 public func caluna_layer_clear_actions(_ e: OpaquePointer?, _ layer: UInt64) -> Int32 {
     withEngine(e, "caluna_layer_clear_actions") { ce in
         let l = try ce.layer(layer, "layer")
-        try l.checkModel("caluna_layer_clear_actions")
+        try l.checkModel("layer")
         l.actions = nil
     }
 }
@@ -221,7 +223,7 @@ public func caluna_layer_set_style_action(_ e: OpaquePointer?, _ layer: UInt64, 
                                           _ key: UnsafePointer<CChar>?, _ action: UnsafeRawPointer?) -> Int32 {
     withEngine(e, "caluna_layer_set_style_action") { ce in
         let l = try ce.layer(layer, "layer")
-        try l.checkModel("caluna_layer_set_style_action")
+        try l.checkModel("layer")
         let n = try styleLevel(level)
         let k = try string(key, "key")
         let a = try action.flatMap { try readAction($0, ce, owning: true, "action") }
@@ -248,7 +250,7 @@ public func caluna_layer_style_action(_ e: OpaquePointer?, _ layer: UInt64, _ le
 public func caluna_layer_clear_style(_ e: OpaquePointer?, _ layer: UInt64) -> Int32 {
     withEngine(e, "caluna_layer_clear_style") { ce in
         let l = try ce.layer(layer, "layer")
-        try l.checkModel("caluna_layer_clear_style")
+        try l.checkModel("layer")
         l.style = nil
     }
 }
@@ -260,7 +262,7 @@ public func caluna_layer_set_action_delegate(_ e: OpaquePointer?, _ layer: UInt6
                                              _ user: UnsafeMutableRawPointer?, _ release: CReleaseCallback?) -> Int32 {
     withEngine(e, "caluna_layer_set_action_delegate") { ce in
         let l = try ce.layer(layer, "layer")
-        try l.checkModel("caluna_layer_set_action_delegate")
+        try l.checkModel("layer")
         // The delegate the layer had before C's, kept across replacements.
         let current = l.delegate as? CActionDelegate
         let previous = current != nil ? current?.previous : l.delegate

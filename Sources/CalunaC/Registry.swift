@@ -82,7 +82,9 @@ final class CEngine {
     /// callbacks (and the ones they cause). The failed call's message stays
     /// what caluna_last_error reports, whatever the callbacks call.
     func runDueReleases() {
-        if !actionDelegates.isEmpty { actionDelegates = actionDelegates.filter { $0.value.layer != nil } }
+        if actionDelegates.values.contains(where: { $0.layer == nil }) {
+            actionDelegates = actionDelegates.filter { $0.value.layer != nil }
+        }
         guard !dueReleases.isEmpty else { return }
         let message = String(cString: errorText)
         while !dueReleases.isEmpty {

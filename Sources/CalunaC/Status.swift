@@ -8,8 +8,9 @@ enum CalunaStatus {
 /// The library version and the ABI version the header states.
 let calunaVersion = "0.1.0"
 let calunaABIVersion: Int32 = 1
-/// Grows with compatible additions (1: animations, presentation, timers, easing).
-let calunaABIMinorVersion: Int32 = 1
+/// Grows with compatible additions (1: animations, presentation, timers, easing;
+/// 2: transactions, layer actions, Transition).
+let calunaABIMinorVersion: Int32 = 2
 
 /// A C string that lives for the whole process.
 func staticCString(_ s: String) -> UnsafePointer<CChar> {

@@ -179,7 +179,7 @@ extension LuaBinding {
             try pcall(L, nargs: 2, results: 1)
             return try LuaActions.action(L, -1, binding: self, what: "Layer.defaultActionForKey")
         }
-        return try found ?? Layer.defaultAction(forKey: key, transaction: engine.transaction)
+        return found ?? Layer.defaultAction(forKey: key, transaction: engine.transaction)
     }
 
     /// Runs `body` with the value stored under `name` on the layer's proxy

@@ -123,6 +123,7 @@ enum LuaTransaction {
         case let c as CompletionBlock:
             if let r = c.payload as? LuaRef { r.push(L) } else { lua_pushnil(L) }
         case let r as LuaRef: r.push(L)
+        case let v as Value: LuaValues.push(L, v, binding: b)     // set from C
         default: lua_pushnil(L)
         }
     }

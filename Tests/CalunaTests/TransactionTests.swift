@@ -164,7 +164,7 @@ import Testing
 
     @Test func setValueChecksTheTypesOfTheFourKeys() throws {
         let t = try Engine().transaction
-        let badDurations: [Any?] = [-1.0, -0.001, Double.nan, Double.infinity, -Double.infinity, "1", true, nil]
+        let badDurations: [Any?] = [-1.0, -0.001, Double.nan, Double.infinity, -Double.infinity, "1", true]
         for v in badDurations {
             #expect(errorCode { try t.setValue(v, forKey: T.animationDurationKey) } == .invalidArgument, "\(String(describing: v))")
         }
@@ -174,13 +174,18 @@ import Testing
         try t.setValue(1.5, forKey: T.animationDurationKey)
         #expect(t.animationDuration == 1.5)
 
-        let badFlags: [Any?] = [1.0, "true", nil, TimingFunction.linear]
+        let badFlags: [Any?] = [1.0, "true", TimingFunction.linear]
         for v in badFlags {
             #expect(errorCode { try t.setValue(v, forKey: T.disableActionsKey) } == .typeMismatch, "\(String(describing: v))")
         }
         #expect(t.disableActions == false)
         try t.setValue(true, forKey: T.disableActionsKey)
         #expect(t.disableActions == true)
+        // nil removes the innermost value: the outer one (here the default) shows again.
+        try t.setValue(nil, forKey: T.disableActionsKey)
+        try t.setValue(nil, forKey: T.animationDurationKey)
+        #expect(t.disableActions == false && t.animationDuration == 0.25)
+        try t.setValue(true, forKey: T.disableActionsKey)
 
         let badTimings: [Any?] = ["linear", 0.5, true]
         for v in badTimings {

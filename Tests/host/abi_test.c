@@ -680,6 +680,8 @@ static void test_render(scene *s) {
     /* translucency: premultiplied and straight differ */
     {
         caluna_layer t = 0;
+        /* the root was committed: without this its change would animate (ABI 1.2) */
+        EXPECT_OK(e, caluna_transaction_set_disable_actions(e, 1));
         EXPECT_OK(e, caluna_layer_create(e, &t));
         EXPECT_OK(e, set(e, t, "frame", caluna_rect(260, 0, 40, 40)));
         EXPECT_OK(e, set(e, t, "backgroundColor", caluna_color(1, 0, 0, 0.5)));
@@ -700,6 +702,7 @@ static void test_render(scene *s) {
         PIXEL(buf, stride, CALUNA_BGRA8_STRAIGHT, 280, 20, 255, 0, 0, 128, 2);
         EXPECT_OK(e, caluna_layer_remove_from_superlayer(e, t));
         EXPECT_OK(e, caluna_layer_release(e, t));
+        EXPECT_OK(e, caluna_transaction_set_disable_actions(e, 1)); /* the renders ended the last transaction */
         EXPECT_OK(e, set(e, s->root, "backgroundColor", caluna_color_rgb(0xaaaaaa, 1)));
     }
 
@@ -890,11 +893,14 @@ static void test_robustness(scene *s) {
         st = caluna_layer_hit_test(e, s->root, 150, 150, &top);
         CHECK(st == CALUNA_OK, "hit test with absurd values -> %s", caluna_status_name(st));
     }
+    /* l is committed now: its changes jump (an implicit animation would keep it alive below) */
+    EXPECT_OK(e, caluna_transaction_set_disable_actions(e, 1));
     EXPECT_OK(e, set(e, l, "opacity", caluna_number(-1e300)));
     EXPECT_OK(e, set(e, l, "transform", caluna_transform(persp)));
     st = caluna_render(e, buf, size, w, h, w * 4, CALUNA_RGBA8_STRAIGHT);
     CHECK(st == CALUNA_OK || st == CALUNA_ERR_NOT_SUPPORTED, "render with opacity -1e300 (hidden) and perspective -> %s",
           caluna_status_name(st));
+    EXPECT_OK(e, caluna_transaction_set_disable_actions(e, 1)); /* the render ended the last transaction */
     EXPECT_OK(e, set(e, l, "opacity", caluna_number(1)));
     st = caluna_render(e, buf, size, w, h, w * 4, CALUNA_RGBA8_STRAIGHT);
     CHECK(st == CALUNA_OK || st == CALUNA_ERR_NOT_SUPPORTED, "render with a perspective transform -> %s: %s",

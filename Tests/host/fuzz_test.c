@@ -96,6 +96,34 @@ static void fuzz_timer(caluna_engine *e, caluna_timer timer, double when, void *
     if (caluna_engine_flush(e) == CALUNA_ERR_INVALID_ARGUMENT) callback_refusals++;
 }
 
+/* Issue #4: host actions and action delegates that answer anything (kinds 0…5, ids of any
+ * kind) or fail, and whose releases must each run once. */
+static int releases = 0, release_owners = 0;
+static caluna_animation fuzz_anim = 0;
+
+static void fuzz_release(void *user) { (void)user; releases++; }
+
+static void fuzz_completion(caluna_engine *e, void *user) {
+    (void)user;
+    callback_calls++;
+    if (caluna_transaction_flush(e) == CALUNA_ERR_INVALID_ARGUMENT) callback_refusals++;
+}
+
+static int32_t fuzz_action(caluna_engine *e, caluna_layer layer, const char *event, void *user) {
+    caluna_value half = caluna_number(0.5);
+    (void)user; (void)event;
+    if (below(4) == 0) caluna_layer_set(e, layer, "opacity", &half); /* actions that change properties */
+    return below(4) ? 0 : (int32_t)below(12) - 1;
+}
+
+static int32_t fuzz_action_delegate(caluna_engine *e, caluna_layer layer, const char *key, void *user, caluna_action *out) {
+    (void)e; (void)layer; (void)key; (void)user;
+    out->kind = (caluna_action_kind)below(6);
+    out->animation = below(2) ? fuzz_anim : next();
+    out->callback = below(4) ? fuzz_action : NULL;
+    return below(8) ? 0 : 1;
+}
+
 static const char *keys[] = { "position", "position.x", "bounds", "bounds.size.width", "frame", "anchorPoint",
     "zPosition", "transform", "affineTransform", "hidden", "opacity", "backgroundColor", "masksToBounds",
     "geometryFlipped", "name", "cornerRadius", "nope", "", ".", "position.", "bounds.origin.z", NULL };
@@ -137,6 +165,7 @@ int main(void) {
         caluna_animation_create(e, "SpringAnimation", &anims[3]);
         caluna_animation_set(e, anims[3], "keyPath", &o);
         caluna_animation_set(e, anims[3], "toValue", &zero);
+        caluna_animation_create(e, "BasicAnimation", &fuzz_anim);
     }
     int unknown_status = 0, silent_failure = 0, ok = 0, failed = 0, no_engine_silent = 0;
     for (int i = 0; i < 50000; i++) {
@@ -176,7 +205,7 @@ int main(void) {
         const char *lkey = below(4) ? (below(2) ? "k" : "j") : (below(2) ? NULL : "");
         caluna_value av = anim_value();
         int engine_less = 0;
-        switch (below(48)) {
+        switch (below(50)) {
         case 0: s = caluna_layer_set(e, a, key, &v); break;
         case 1: s = caluna_layer_set(e, a, key, &v); break;
         case 2: s = caluna_layer_get(e, a, key, &out); break;
@@ -274,6 +303,59 @@ int main(void) {
         case 43: engine_less = 1; s = caluna_easing(easing_names[below(8)], number(), &d1); break;
         case 44: engine_less = 1; s = caluna_timing_function_evaluate(number(), number(), number(), number(), number(), &d1); break;
         case 45: engine_less = 1; s = caluna_timing_function_named_evaluate(easing_names[below(8)], number(), &d1); break;
+        /* issue #4 */
+        case 46: {
+            double p[4] = { below(2) ? 0.25 : number(), number(), below(2) ? 0.75 : number(), number() };
+            switch (below(8)) {
+            case 0: s = below(3) ? caluna_transaction_begin(e) : caluna_transaction_commit(e); break;
+            case 1: s = caluna_transaction_set_animation_duration(e, number()); break;
+            case 2: s = caluna_transaction_set_disable_actions(e, below(3) - 1); break;
+            case 3: s = caluna_transaction_set_animation_timing_function(e, p[0], p[1], p[2], p[3]); break;
+            case 4: s = caluna_transaction_set_animation_timing_function_named(e, easing_names[below(8)]); break;
+            case 5: s = caluna_transaction_set_value(e, below(2) ? key : akey, &av); break;
+            case 6: s = caluna_transaction_value(e, below(2) ? key : akey, &out); break;
+            default: {
+                caluna_completion_callback f = below(4) ? fuzz_completion : NULL;
+                caluna_release_callback r = below(2) ? fuzz_release : NULL;
+                s = caluna_transaction_set_completion(e, f, NULL, r);
+                if (s == CALUNA_OK && f && r) release_owners++;
+                break;
+            }
+            }
+            break;
+        }
+        case 47: {
+            caluna_action act, got;
+            memset(&act, 0, sizeof act);
+            act.kind = (caluna_action_kind)(below(6) - 1);
+            act.animation = below(2) ? an : fuzz_anim;
+            act.callback = below(5) ? fuzz_action : NULL;
+            act.release = below(2) ? fuzz_release : NULL;
+            /* A successful set of a CALLBACK with a release hands the engine one release to run. */
+            int owned = act.kind == CALUNA_ACTION_CALLBACK && act.callback && act.release;
+            switch (below(7)) {
+            case 0:
+                if (below(8) == 0) { act.kind = CALUNA_ACTION_CONTINUE; owned = 0; }
+                s = caluna_layer_set_action(e, below(2) ? root : a, below(2) ? key : akey, act.kind ? &act : NULL);
+                if (s == CALUNA_OK && owned) release_owners++;
+                break;
+            case 1:
+                s = caluna_layer_set_style_action(e, a, below(4) ? below(3) : below(100) - 50, key, &act);
+                if (s == CALUNA_OK && owned) release_owners++;
+                break;
+            case 2: s = caluna_layer_action(e, a, key, &got); break;
+            case 3: s = caluna_layer_action_for_key(e, a, key, &got); if (s == CALUNA_OK && got.kind == CALUNA_ACTION_ANIMATION) caluna_animation_release(e, got.animation); break;
+            case 4: {
+                caluna_action_delegate_callback f = below(4) ? fuzz_action_delegate : NULL;
+                s = caluna_layer_set_action_delegate(e, below(2) ? root : a, f, NULL, act.release);
+                if (s == CALUNA_OK && f && act.release) release_owners++;
+                break;
+            }
+            case 5: s = below(2) ? caluna_layer_clear_actions(e, a) : caluna_layer_clear_style(e, a); break;
+            default: s = caluna_layer_style_action(e, a, below(40) - 4, key, &got); break;
+            }
+            break;
+        }
         default: s = caluna_engine_step(e, below(4) ? 1.0 / 60 : number()); break;
         }
         if (s == CALUNA_OK) {
@@ -302,6 +384,8 @@ int main(void) {
         caluna_timer_invalidate(e, frames[j]);
     }
     caluna_layer_remove_all_animations(e, root);
+    while (caluna_transaction_commit(e) == CALUNA_OK) {}
+    EXPECT_OK(e, caluna_transaction_set_disable_actions(e, 1)); /* committed layers: changes jump */
     while (count > 0) {
         caluna_layer sub = 0;
         caluna_layer_sublayer_at(e, root, 0, &sub);
@@ -320,5 +404,7 @@ int main(void) {
     CHECK(px[4 * 36] == 255 && px[4 * 36 + 1] == 0 && px[4 * 36 + 3] == 255, "the engine renders red after the storm");
     caluna_engine_destroy(other);
     caluna_engine_destroy(e);
+    CHECK(release_owners > 20 && releases == release_owners, "every release handed over ran exactly once (%d of %d)",
+          releases, release_owners);
     return finish();
 }

@@ -75,6 +75,8 @@ static void *run(void *arg) {
     for (f = 0; buf && f < FRAMES; f++) {
         double x = 20 + f; /* the square moves one point per frame */
         int px, ok;
+        /* the square is committed: it jumps to each position instead of animating there */
+        if ((s = caluna_transaction_set_disable_actions(e, 1)) != CALUNA_OK) note(j, "disable actions", e, s);
         if (f % 2 == 0) { /* even frames move the square from C, odd frames from Lua */
             v = caluna_number(x);
             s = caluna_layer_set(e, sq, "position.x", &v);

@@ -785,3 +785,23 @@ T.test("ca.reset clears open transactions", function()
   ca.reset(opts)
   T.eq(ca.Transaction.depth(), 0)
 end)
+
+---------------------------------------------------------------------------
+-- The README example, loaded from examples/ (found from this file's path)
+
+T.test("README example examples/colors.lua: frame 49 (t = 49/30 s) mid-fade, turned, mid-push", function()
+  local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+  dofile(here .. "/../../examples/colors.lua")
+  for i = 0, 49 do ca.advance(i / 30) end
+  local implicit, completion, pushed = ca.root.sublayers[1], ca.root.sublayers[2], ca.root.sublayers[3]
+  local t = 49 / 30 - 1.5                       -- the second tap was at 1.5 s
+  local crimson, seagreen = {220 / 255, 20 / 255, 60 / 255, 1}, {46 / 255, 139 / 255, 87 / 255, 1}
+  T.near(pres(implicit).backgroundColor, mix(crimson, seagreen, curve:evaluate(t / 0.25)), EPS)
+  T.near(pres(completion):valueForKeyPath("transform.rotation.z"), math.pi / 2, EPS, "turned once, at 1.25 s")
+  T.near(pres(completion).backgroundColor, mix(crimson, seagreen, curve:evaluate(t / 1.0)), EPS)
+  T.eq(keys(pushed), "transition")
+  local img = ca.render()
+  T.pixel(img, 360, 120, seagreen, 2, "the new colour is half way in")
+  T.pixel(img, 440, 120, crimson, 2, "the old one half way out")
+  T.golden(img, "ch07/colors_example_f49")
+end, { size = {480, 240} })

@@ -6,13 +6,16 @@ local T = require "caluna.test"
 
 local keys = {}
 for _, p in ipairs(ca.properties()) do keys[#keys + 1] = p.key end
-for _, k in ipairs { "sublayers", "superlayer", "layoutSublayers", "cornerRadius", "contents", "nope", "" } do
+for _, k in ipairs { "sublayers", "superlayer", "layoutSublayers", "cornerRadius", "contents", "nope", "",
+                      "actions", "style", "delegate", "defaultActionForKey" } do
   keys[#keys + 1] = k
 end
 local methods = { "addSublayer", "insertSublayer", "insertSublayerAbove", "insertSublayerBelow",
   "replaceSublayer", "removeFromSuperlayer", "convertPointFromLayer", "convertPointToLayer",
   "convertRectFromLayer", "convertRectToLayer", "containsPoint", "hitTest", "setNeedsLayout",
-  "needsLayout", "layoutIfNeeded", "valueForKeyPath", "setValueForKeyPath" }
+  "needsLayout", "layoutIfNeeded", "valueForKeyPath", "setValueForKeyPath", "actionForKey" }
+local transactionCalls = { "begin", "commit", "flush", "setAnimationDuration", "setDisableActions",
+  "setAnimationTimingFunction", "setCompletionBlock", "valueForKey" }
 local keyPaths = { "position.x", "bounds.size.width", "bounds.origin", "frame.size", "position.z",
   "opacity.x", "transform", "backgroundColor", "name", "..", "", "position." }
 
@@ -57,25 +60,32 @@ T.test("fuzz: 20,000 random property writes, method calls and module calls", fun
       local a, b = value(), value()
       fine, err = pcall(function() return l[m](l, a, b) end)
     else
-      local f = ({ "step", "advance", "setup", "render", "color" })[math.random(5)]
+      local f = ({ "step", "advance", "setup", "render", "color", "Transaction" })[math.random(6)]
       local a = value()
       if f == "setup" then a = { size = value(), scale = value() } end
       -- A string would make ca.render write a PNG into the working directory.
       if f == "render" and type(a) == "string" then a = nil end
-      fine, err = pcall(ca[f], a)
+      if f == "Transaction" then
+        fine, err = pcall(ca.Transaction[transactionCalls[math.random(#transactionCalls)]], a)
+      else
+        fine, err = pcall(ca[f], a)
+      end
     end
     if fine then
       ok = ok + 1
     else
       errors = errors + 1
       local msg = tostring(err)
-      if not (msg:find("caluna: ", 1, true) or msg:find("layoutSublayers", 1, true)) then
+      -- Scripts' own errors (from a callback or a metamethod) pass through unchanged.
+      if not (msg:find("caluna: ", 1, true) or msg:find("layoutSublayers", 1, true)
+              or msg:find("metamethods must not run", 1, true)) then
         error(string.format("call %d raised an unclear error: %s", i, msg))
       end
     end
   end
   T.truthy(ok > 1000 and errors > 1000, string.format("both paths exercised (%d ok, %d errors)", ok, errors))
   -- Whatever happened, a clean state renders (set without implicit animations).
+  while ca.Transaction.depth() > 0 do ca.Transaction.commit() end
   ca.Transaction.setDisableActions(true)
   ca.setup{ size = {40, 30}, scale = 1 }
   ca.root.sublayers = {}

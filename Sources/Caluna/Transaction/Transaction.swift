@@ -122,6 +122,10 @@ public final class TransactionStack {
     /// innermost value (outer values show again). The four Core Animation
     /// keys are checked.
     public func setValue(_ value: Any?, forKey key: String) throws {
+        if value == nil, key != TransactionStack.completionBlockKey {
+            if let f = frames.last { f.values[key] = nil }
+            return
+        }
         switch key {
         case TransactionStack.animationDurationKey:
             guard let v = value as? Double, v.isFinite, v >= 0 else {
