@@ -59,6 +59,20 @@ check("didStop at exactly 1.5 (committed at 0.5, 1 s long)", #stops == 1 and sto
 check("display link fired on every non-empty step", ticks == 2, ticks)
 link:invalidate()
 
+-- Implicit animations, transactions and completion blocks (chapter 7).
+local done
+blue.backgroundColor = "red"
+check("an implicit animation under the property's key", blue:animationKeys()[1] == "backgroundColor")
+ca.transaction({ duration = 1, timingFunction = "linear", completion = function() done = ca.mediaTime() end }, function()
+  blue.opacity = 0
+end)
+ca.advance(2)
+check("a 1 s linear transaction is half way at 2.0", math.abs(blue:presentation().opacity - 0.5) < 1e-9,
+  blue:presentation().opacity)
+ca.advance(3)
+check("its completion block ran at its end (2.5)", done == 2.5, done)
+check("ca.null is distinct from nil", ca.null ~= nil and tostring(ca.null) == "ca.null")
+
 local T = require "caluna.test"
 check("harness loads from the same module file", type(T.test) == "function")
 

@@ -2,14 +2,14 @@
 -- delegate copies and KVC tags (L8.4), keyframes from values and paths (L8.5–L8.7),
 -- transform vs virtual key paths (L8.8/L8.9), groups (L8.10), start/stop (L8.15),
 -- and the derived rules D6, D7, D17, D22 plus the animation API's error cases.
--- Transitions (L8.11–L8.14) and everything that needs CATransaction/implicit
--- animations (L8.3 "animates twice" variant, D20) come with later issues.
+-- Transitions as actions and the implicit-animation rules (D20) are in ch07; the
+-- transition listings L8.11–L8.14 come with issue #9.
 -- Spec: shared/spec/book-ch07-09.md §0.3/0.4, §1.5–1.13, §2 "Chapter 8", derived D6/D7/D17/D22.
 --
 -- Conventions (spec §2): the clock starts at 0; a scene is built and committed with
 -- ca.step(0), the listing's animation is added at t=0, then ca.advance(t) and the
--- presentation layer is read. No implicit animations exist yet: setting a model
--- property simply jumps (that stands in for the listings' setDisableActions:YES).
+-- presentation layer is read. Model changes the listings make inside
+-- setDisableActions:YES are made the same way here.
 local ca = require "caluna"
 local T = require "caluna.test"
 
@@ -104,11 +104,14 @@ end, opts)
 -- L8.2 — applyBasicAnimation:toLayer: model set first, fromValue from the presentation.
 ---------------------------------------------------------------------------------------------
 
--- The listing's reusable helper (without CATransaction: setting the model simply jumps).
+-- The listing's reusable helper: the model is set with actions disabled.
 local function applyBasicAnimation(anim, layer)
   local source = layer:presentation() or layer
   anim.fromValue = source:valueForKeyPath(anim.keyPath)
+  ca.Transaction.begin()
+  ca.Transaction.setDisableActions(true)
   layer:setValueForKeyPath(anim.toValue, anim.keyPath)
+  ca.Transaction.commit()
   layer:addAnimation(anim)
 end
 
@@ -127,6 +130,16 @@ T.test("L8.2 model updated first, fromValue from the presentation: no snap back"
   T.near(pres(L).backgroundColor, red, EPS)
   T.pixel(ca.render(), 100, 100, red)
   T.eq(#L:animationKeys(), 0, "no implicit backgroundColor animation was added")
+end, opts)
+
+T.test("L8.2 without setDisableActions the model change adds its own implicit animation", function()
+  local L = colorScene()
+  local anim = ca.BasicAnimation{ keyPath = "backgroundColor", toValue = red, fromValue = blue }
+  L.backgroundColor = red
+  L:addAnimation(anim)
+  T.eq(table.concat(L:animationKeys(), ","), "backgroundColor", "the implicit one, under the property's key")
+  ca.advance(0.125)
+  T.near(pres(L).backgroundColor, {0.5, 0, 0.5, 1}, EPS, "the explicit one, added later, is applied on top")
 end, opts)
 
 T.test("L8.2 retarget mid-flight to green: from the presentation value, no jump", function()
@@ -216,6 +229,22 @@ T.test("L8.3 stepped at 60 Hz: every frame before 0.25 is the blend, every frame
   end
   T.eq(#log, 1)
   T.eq(log[1].time, 0.25)
+end, opts)
+
+T.test("L8.3 variant without setDisableActions: the change animates a second time (l.501–503)", function()
+  local L = colorScene()
+  local a = ca.BasicAnimation{ keyPath = "backgroundColor", toValue = red }
+  a.delegate = { animationDidStop = function(_, anim) L.backgroundColor = anim.toValue end }
+  L:addAnimation(a)
+  ca.advance(0.25)
+  T.near(L.backgroundColor, red, 0)
+  T.eq(table.concat(L:animationKeys(), ","), "backgroundColor", "an implicit animation from blue to red")
+  T.near(pres(L).backgroundColor, blue, EPS, "t=0.25: back at the render value, blue")
+  ca.advance(0.375)
+  local f = ca.MediaTimingFunction("default"):evaluate(0.5)
+  T.near(pres(L).backgroundColor, {f, 0, 1 - f, 1}, EPS, "t=0.375: the default curve's 0.802403 again")
+  ca.advance(0.5)
+  T.near(pres(L).backgroundColor, red, EPS)
 end, opts)
 
 ---------------------------------------------------------------------------------------------
