@@ -50,10 +50,15 @@ public final class Transition: Animation {
     }
 }
 
-/// A transition at one instant, kept on the presentation layer it applies to.
-struct TransitionFrame {
+/// A transition at one instant, kept on the presentation layer it applies
+/// to (a class: the optional on every layer stays one word).
+final class TransitionFrame {
     let transition: Transition
     let progress: Double
+    init(transition: Transition, progress: Double) {
+        self.transition = transition
+        self.progress = progress
+    }
 }
 
 extension Layer {

@@ -51,13 +51,30 @@ public final class Layer {
     public weak var delegate: LayerDelegate?
 
     // MARK: actions (LayerActions.swift)
+    /// Few layers have actions of their own: they live in a side object so
+    /// every layer (and presentation copy) stays small.
+    var actionStore: LayerActionStore? = nil
     /// Event or property name → action; searched after the delegate.
-    public var actions: [String: LayerAction]? = nil
+    public var actions: [String: LayerAction]? {
+        get { actionStore?.actions }
+        set { actionStore(creating: newValue != nil)?.actions = newValue }
+    }
     /// Searched after `actions`: `style.actions`, then its nested styles.
-    public var style: LayerStyle? = nil
+    public var style: LayerStyle? {
+        get { actionStore?.style }
+        set { actionStore(creating: newValue != nil)?.style = newValue }
+    }
     /// Stands in for a subclass's +defaultActionForKey: override (scripts
     /// have no subclasses). Its nil answer means "no action".
-    public var defaultActionOverride: ((Layer, String) throws -> LayerAction?)? = nil
+    public var defaultActionOverride: ((Layer, String) throws -> LayerAction?)? {
+        get { actionStore?.defaultActionOverride }
+        set { actionStore(creating: newValue != nil)?.defaultActionOverride = newValue }
+    }
+
+    private func actionStore(creating: Bool) -> LayerActionStore? {
+        if actionStore == nil, creating { actionStore = LayerActionStore() }
+        return actionStore
+    }
 
     // MARK: layout state
     public internal(set) var needsLayout = false

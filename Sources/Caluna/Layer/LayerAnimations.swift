@@ -8,22 +8,24 @@ struct AttachedAnimation {
     var stamped = false
     var started = false
     var stopped = false
-    /// The transaction completion blocks waiting for this animation.
-    let completions: [CompletionGroup]
+    /// The transaction completion blocks waiting for this animation (nil
+    /// when none: the frame loop copies this struct per animation per frame,
+    /// and an empty array would still cost a retain and a release).
+    let completions: [CompletionGroup]?
     var completionsDone = false
     /// Someone hears when it starts or stops (the engine visits those times).
-    var observed: Bool { animation.delegate != nil || !completions.isEmpty }
+    var observed: Bool { animation.delegate != nil || completions != nil }
 
     init(key: String?, animation: Animation, completions: [CompletionGroup]) {
         self.key = key
         self.animation = animation
-        self.completions = completions
+        self.completions = completions.isEmpty ? nil : completions
     }
 
     /// The animation finished or was removed: its completion blocks stop
     /// waiting for it.
     mutating func releaseCompletions() {
-        guard !completionsDone else { return }
+        guard !completionsDone, let completions else { return }
         completionsDone = true
         for g in completions { g.pending -= 1 }
     }

@@ -42,7 +42,7 @@ extension Layer {
     func showState(_ s: LayerState) {
         let zChanged = state.zPosition != s.zPosition
         state = s
-        transitionFrame = nil
+        if transitionFrame != nil { transitionFrame = nil }
         if zChanged { superlayer?.sublayerOrderChanged() }
     }
 
