@@ -584,6 +584,32 @@ T.test("D5 a change during an animation retargets from where the layer is", func
   T.near(pres(L).position.x, 200, EPS)
 end, opts)
 
+T.test("D5 inside a transaction left open across steps, the replaced animation shows until the commit", function()
+  local L = ca.Layer{ bounds = {0, 0, 10, 10}, position = {0, 50} }
+  ca.root:addSublayer(L)
+  ca.step(0)
+  local stops = {}
+  local move = ca.BasicAnimation{ delegate = { animationDidStop = function(_, _, f) stops[#stops + 1] = { ca.mediaTime(), f } end } }
+  L.actions = { position = move }
+  ca.transaction({ duration = 1, timingFunction = "linear" }, function() L.position = {100, 50} end)
+  ca.advance(0.5)
+  ca.Transaction.begin()
+  ca.Transaction.setAnimationDuration(1)
+  ca.Transaction.setAnimationTimingFunction("linear")
+  L.position = {200, 50}
+  T.eq(keys(L), "position", "listed once: the replacement")
+  ca.step(0.1)
+  T.near(pres(L).position.x, 60, EPS, "the old animation still shows, not the model value")
+  T.eq(#stops, 0)
+  ca.Transaction.commit()
+  ca.step(0)
+  T.eq(stops[1][2], false, "replaced at the commit")
+  T.eq(stops[1][1], 0.6)
+  T.near(pres(L).position.x, 50, EPS, "the new one starts from the value seen when the change was made")
+  ca.advance(1.1)
+  T.near(pres(L).position.x, 125, EPS)
+end, opts)
+
 T.test("D18 frame is not animatable: position and bounds are", function()
   local L = colorScene()
   ca.transaction({ duration = 1 }, function() L.frame = {0, 0, 50, 60} end)

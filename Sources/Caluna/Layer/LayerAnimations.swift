@@ -8,6 +8,9 @@ struct AttachedAnimation {
     var stamped = false
     var started = false
     var stopped = false
+    /// Replaced under its key while a transaction was open: it keeps
+    /// showing (unlisted) until the commit that starts its replacement.
+    var replaced = false
     /// The transaction completion blocks waiting for this animation (nil
     /// when none: the frame loop copies this struct per animation per frame,
     /// and an empty array would still cost a retain and a release).
@@ -52,7 +55,18 @@ extension Layer {
         // What the replaced animation shows now is where a new one without a
         // fromValue starts.
         engine?.evaluateIfClockMoved()
-        if let key { removeAnimation(forKey: key) }
+        if let key {
+            // Inside an open transaction the replacement waits for the commit;
+            // so does the removal of what it replaces (Core Animation commits
+            // both together), or the layer would show its model value meanwhile.
+            if engine?.transaction.depth ?? 0 > 0, let i = attachedAnimations.firstIndex(where: { $0.key == key }),
+               attachedAnimations[i].stamped {
+                attachedAnimations[i].key = nil
+                attachedAnimations[i].replaced = true
+            } else {
+                removeAnimation(forKey: key)
+            }
+        }
         let attached = AttachedAnimation(key: key, animation: copy, completions: transaction?.groupsForNewAnimation() ?? [])
         attachedAnimations.append(attached)
         if attached.observed { engine?.observedAnimations += 1 }

@@ -135,6 +135,10 @@ extension Engine {
                 }
                 continue
             }
+            // What the new animations replace ends now.
+            while let i = l.attachedAnimations.firstIndex(where: { $0.replaced }) {
+                l.detachAnimation(at: i, finished: false)
+            }
             let local = l.localTime(atMediaTime: now)
             for i in l.attachedAnimations.indices where !l.attachedAnimations[i].stamped {
                 let a = l.attachedAnimations[i].animation
