@@ -128,12 +128,7 @@ final class LuaFunctionAction: CustomAction {
 
     func run(forKey event: String, layer: Layer, arguments: [String: Value]?) throws {
         guard let b = fn.binding else { return }
-        try b.call(fn) { L in
-            L.push(event)
-            LuaLayer.push(L, layer, binding: b)
-            lua_pushnil(L)
-            return 3
-        }
+        try b.call(fn, b.actionArguments(event, layer))
     }
 }
 
@@ -144,12 +139,7 @@ final class LuaObjectAction: CustomAction {
 
     func run(forKey event: String, layer: Layer, arguments: [String: Value]?) throws {
         guard let b = object.binding else { return }
-        try b.callMethod(object, "run") { L in
-            L.push(event)
-            LuaLayer.push(L, layer, binding: b)
-            lua_pushnil(L)
-            return 3
-        }
+        try b.callMethod(object, "run", b.actionArguments(event, layer))
     }
 }
 
@@ -159,12 +149,8 @@ extension LuaBinding {
     /// actionForLayer:forKey: — the delegate object's actionForLayer(layer, key).
     func action(for layer: Layer, forKey key: String) throws -> LayerAction? {
         try withLayerValue(layer, "delegate") { L, object in
-            lua_getfield(L, registryIndex, LuaBinding.methodCallerKey)
-            lua_pushvalue(L, object)
-            L.push("actionForLayer")
-            LuaLayer.push(L, layer, binding: self)
-            L.push(key)
-            try pcall(L, nargs: 4, results: 1)
+            try invokeMethod(L, "actionForLayer", results: 1, object: { lua_pushvalue($0, object) },
+                             layerAndKey(layer, key))
             return try LuaActions.action(L, -1, binding: self, what: "delegate:actionForLayer")
         } ?? nil
     }
@@ -174,12 +160,30 @@ extension LuaBinding {
     func defaultAction(for layer: Layer, forKey key: String) throws -> LayerAction? {
         let found: LayerAction?? = try withLayerValue(layer, "defaultActionForKey") { L, fn in
             lua_pushvalue(L, fn)
-            LuaLayer.push(L, layer, binding: self)
-            L.push(key)
-            try pcall(L, nargs: 2, results: 1)
+            try pcall(L, nargs: layerAndKey(layer, key)(L), results: 1)
             return try LuaActions.action(L, -1, binding: self, what: "Layer.defaultActionForKey")
         }
         return found ?? Layer.defaultAction(forKey: key, transaction: engine.transaction)
+    }
+
+    /// Pushes (layer, key): the arguments of actionForLayer and defaultActionForKey.
+    private func layerAndKey(_ layer: Layer, _ key: String) -> (OpaquePointer) -> Int32 {
+        { L in
+            LuaLayer.push(L, layer, binding: self)
+            L.push(key)
+            return 2
+        }
+    }
+
+    /// Pushes (event, layer, nil): an action's run arguments (Core
+    /// Animation passes no arguments dictionary for the events caluna sends).
+    func actionArguments(_ event: String, _ layer: Layer) -> (OpaquePointer) -> Int32 {
+        { L in
+            L.push(event)
+            LuaLayer.push(L, layer, binding: self)
+            lua_pushnil(L)
+            return 3
+        }
     }
 
     /// Runs `body` with the value stored under `name` on the layer's proxy

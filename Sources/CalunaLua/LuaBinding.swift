@@ -76,11 +76,10 @@ final class LuaBinding: LayerDelegate {
         } ?? false
         if handled { return }
         _ = try withLayerValue(layer, "delegate") { L, object in
-            lua_getfield(L, registryIndex, LuaBinding.methodCallerKey)
-            lua_pushvalue(L, object)
-            L.push("layoutSublayers")
-            LuaLayer.push(L, layer, binding: self)
-            try pcall(L, nargs: 3)
+            try invokeMethod(L, "layoutSublayers", object: { lua_pushvalue($0, object) }) { L in
+                LuaLayer.push(L, layer, binding: self)
+                return 1
+            }
         }
     }
 }

@@ -52,11 +52,17 @@ extension LuaBinding {
         let L = callState
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
+        try invokeMethod(L, name, object: object.push, pushArgs)
+    }
+
+    /// object:name(args…) through the method caller on thread L, leaving
+    /// `results` results on the stack; `pushObject` pushes the object.
+    func invokeMethod(_ L: OpaquePointer, _ name: String, results: Int32 = 0, object pushObject: (OpaquePointer) -> Void,
+                      _ pushArgs: (OpaquePointer) -> Int32) throws {
         lua_getfield(L, registryIndex, LuaBinding.methodCallerKey)
-        object.push(L)
+        pushObject(L)
         L.push(name)
-        let n = pushArgs(L)
-        try pcall(L, nargs: 2 + n)
+        try pcall(L, nargs: 2 + pushArgs(L), results: results)
     }
 
     /// Calls the function `fn` with arguments, in protected mode.

@@ -53,8 +53,9 @@ struct Compositor {
         var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
         cairo_transform(cr, &cm)
 
-        let visibleSublayers = sublayers.contains { !$0.hidden && $0.opacity > 0 } || layer.transitionFrame != nil
-        let group = opacity < 1 && layer.allowsGroupOpacity && visibleSublayers
+        // Group opacity matters where more than the background is drawn.
+        let drawsMore = sublayers.contains { !$0.hidden && $0.opacity > 0 } || layer.transitionFrame != nil
+        let group = opacity < 1 && layer.allowsGroupOpacity && drawsMore
         let alpha = group ? 1 : inheritedOpacity * opacity
         if group {
             cairo_push_group(cr)

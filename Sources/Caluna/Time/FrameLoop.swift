@@ -90,10 +90,7 @@ extension Engine {
     /// an explicit transaction is open nothing is committed: the presentation
     /// is only brought to the current time.
     private func commitAndEvaluate() {
-        if transaction.depth > 0 {
-            if lastEvaluatedTick != clock.ticks || presentationStale { evaluateAnimations() }
-            return
-        }
+        if transaction.depth > 0 { updatePresentationIfNeeded(); return }
         transaction.commitImplicit()
         // Nothing changed since the presentation was evaluated at this time.
         if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,

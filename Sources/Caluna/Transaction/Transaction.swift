@@ -157,12 +157,7 @@ public final class TransactionStack {
     }
 
     public var disableActions: Bool {
-        get {
-            // The common case (no transaction touched it) stays a loop over
-            // at most a few frames.
-            for f in frames.reversed() { if let v = f.values[TransactionStack.disableActionsKey] as? Bool { return v } }
-            return false
-        }
+        get { value(forKey: TransactionStack.disableActionsKey) as? Bool ?? false }
         set { top.values[TransactionStack.disableActionsKey] = newValue }
     }
 
