@@ -10,7 +10,12 @@ public final class Engine {
     /// Pixels per point (a screen scale).
     public private(set) var scale: Double
     public private(set) var clock = Clock()
-    public private(set) var lastRenderStats = RenderStats()
+    /// The last render's counters (with the display work before it).
+    var lastFrameStats = FrameStats()
+    /// Display work since the last render.
+    var pendingStats = FrameStats()
+    /// Layers marked by setNeedsDisplay, drawn by the next display pass.
+    var layersNeedingDisplay: [WeakLayer] = []
 
     // Frame-loop state (FrameLoop.swift): what the next commit must look at.
     /// Model layers changed since the last commit (weak: a change does not
@@ -127,9 +132,19 @@ public final class Engine {
         let target = try Image(width: w, height: h)
         var compositor = Compositor(target: target, scale: scale)
         defer { compositor.finish() }
+        compositor.stats = pendingStats
+        pendingStats = FrameStats()
+        defer { lastFrameStats = compositor.stats }
         try compositor.draw(root.ensurePresentation(), parentSpace: nil, inheritedOpacity: 1)
-        lastRenderStats = compositor.stats
         return target
+    }
+
+    /// The last frame's counters (render and the display work before it) and
+    /// the memory the tree holds now.
+    public var stats: FrameStats {
+        var s = lastFrameStats
+        measureMemory(into: &s)
+        return s
     }
 
     /// Versions of the libraries doing the work, for `--version` and bug reports.

@@ -16,7 +16,7 @@ final class LuaBinding: LayerDelegate {
     var closing = false
     /// Layer callbacks a script may set, by name (the overrides a subclass
     /// would make; `delegate` holds an object instead).
-    static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey"]
+    static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey", "draw"]
 
     init(session: Session, state: OpaquePointer) {
         self.session = session

@@ -2,12 +2,18 @@ import CLua
 import CalunaLuaShim
 import Caluna
 
-/// `ca.Image`: a bitmap (what ca.render returns; PNG files load into one).
-///   ca.Image.load(path)          PNG (JPEG and contents arrive with issue #5)
-///   img.width, img.height        pixels
-///   img:LuaImage.pixel(x, y)              r, g, b, a as 0…255 straight alpha (x, y in pixels)
-///   img:LuaImage.write(path)              PNG, straight alpha
-///   img:LuaImage.compare(other[, tol])    mismatched LuaImage.pixel count, largest channel difference, diff image
+/// `ca.Image`: a bitmap (what ca.render returns; PNG and JPEG files load into one).
+/// Decoded once, shared by every layer that shows it (docs/images.md).
+///   ca.Image.load(path)                         PNG or JPEG file (format from its first bytes)
+///   ca.Image.fromData(bytes)                    a string holding a PNG or JPEG file
+///   ca.Image.fromPixels(w, h, bytes[, format])  w×h×4 bytes; format "rgba" (straight, default),
+///                                               "rgbaPremultiplied", "bgra", "bgraPremultiplied"
+///   img.width, img.height                       pixels
+///   img.byteCount                               decoded bytes held (stride × height)
+///   img:pixel(x, y)                             r, g, b, a as 0…255 straight alpha (x, y in pixels)
+///   img:write(path)                             PNG, straight alpha
+///   img:writeJPEG(path[, quality])              JPEG, quality 1…100 (default 90), alpha dropped
+///   img:compare(other[, tol])                   mismatched pixel count, largest channel difference, diff image
 enum LuaImage {
     static let metatable = "caluna.Image"
 
@@ -42,8 +48,10 @@ enum LuaImage {
             switch key {
             case "width": lua_pushinteger(L, lua_Integer(img.width))
             case "height": lua_pushinteger(L, lua_Integer(img.height))
+            case "byteCount": lua_pushinteger(L, lua_Integer(img.byteCount))
             case "pixel": calu_push_function(L, LuaImage.pixel)
             case "write": calu_push_function(L, LuaImage.write)
+            case "writeJPEG": calu_push_function(L, LuaImage.writeJPEG)
             case "compare": calu_push_function(L, LuaImage.compare)
             default: throw CalunaError(.unknownKey, "Image has no field or method '\(key)'")
             }
@@ -82,10 +90,74 @@ enum LuaImage {
         return 3
     } }
 
+    static let writeJPEG: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "Image:writeJPEG")
+        let img = try LuaImage.arg(a, 1)
+        let path = try a.string(2)
+        let quality = try a.isNil(3) ? 90 : LuaImage.whole(a, 3, "quality")
+        try prefixed(a.api) { try img.writeJPEG(to: path, quality: quality) }
+        lua_pushvalue(L, 1)
+        return 1
+    } }
+
+    /// A whole-number argument, converted without trapping.
+    static func whole(_ a: Args, _ i: Int32, _ what: String) throws -> Int {
+        let v = try a.number(i)
+        guard v == v.rounded(), abs(v) <= 1e15 else {
+            throw CalunaError.invalid("\(a.api): \(what) must be a whole number, got \(v)")
+        }
+        return Int(v)
+    }
+
+    /// A Lua string's bytes (any bytes, NULs included), valid while it is on the stack.
+    static func bytes(_ a: Args, _ i: Int32) throws -> UnsafeRawBufferPointer {
+        guard lua_type(a.L, i) == LUA_TSTRING else { throw a.fail(i, "a string") }
+        var length = 0
+        guard let p = lua_tolstring(a.L, i, &length) else { throw a.fail(i, "a string") }
+        return UnsafeRawBufferPointer(start: p, count: length)
+    }
+
+    static let formats: [String: PixelFormat] = [
+        "rgba": .rgba8Straight, "rgbaPremultiplied": .rgba8Premultiplied,
+        "bgra": .bgra8Straight, "bgraPremultiplied": .bgra8Premultiplied,
+    ]
+
+    static let load: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "Image.load")
+        let path = try a.string(1)
+        LuaImage.push(L, try prefixed(a.api) { try Image.load(path: path) })
+        return 1
+    } }
+
+    static let fromData: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "Image.fromData")
+        let data = try LuaImage.bytes(a, 1)
+        LuaImage.push(L, try prefixed(a.api) { try Image.decode(data, name: "image data") })
+        return 1
+    } }
+
+    static let fromPixels: LuaFunction = { L in protect(L) { L in
+        let a = Args(L: L, api: "Image.fromPixels")
+        let w = try LuaImage.whole(a, 1, "width"), h = try LuaImage.whole(a, 2, "height")
+        try Image.checkSize(w, h, a.api)
+        let data = try LuaImage.bytes(a, 3)
+        let name = try a.isNil(4) ? "rgba" : a.string(4)
+        guard let format = LuaImage.formats[name] else {
+            throw CalunaError.invalid("\(a.api): format must be \"rgba\", \"rgbaPremultiplied\", \"bgra\" or \"bgraPremultiplied\", got \"\(name)\"")
+        }
+        guard data.count == w * h * 4, let base = data.baseAddress else {
+            throw CalunaError.invalid("\(a.api): a \(w)×\(h) image needs \(w * h * 4) bytes, got \(data.count)")
+        }
+        LuaImage.push(L, try prefixed(a.api) {
+            try Image(width: w, height: h, copying: base, stride: w * 4, format: format)
+        })
+        return 1
+    } }
+
     static func pushClass(_ L: OpaquePointer) {
         calu_newtable(L)
-        L.setFunction(-1, "load", { L in protect(L) { L in
-            LuaImage.push(L, try Image(pngPath: try Args(L: L, api: "Image.load").string(1))); return 1
-        } })
+        L.setFunction(-1, "load", LuaImage.load)
+        L.setFunction(-1, "fromData", LuaImage.fromData)
+        L.setFunction(-1, "fromPixels", LuaImage.fromPixels)
     }
 }

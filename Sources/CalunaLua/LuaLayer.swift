@@ -182,6 +182,9 @@ enum LuaLayer {
         case "superlayer":
             LuaLayer.pushOptional(L, layer.superlayer, binding: binding)
             return 1
+        case "mask":
+            LuaLayer.pushOptional(L, layer.mask, binding: binding)
+            return 1
         case "actions":
             LuaActions.pushDictionary(L, layer.actions, binding: binding)
             return 1
@@ -214,6 +217,11 @@ enum LuaLayer {
     static func assign(_ L: OpaquePointer, layer: Layer, proxy: Int32, key: String, valueAt v: Int32,
                        binding: LuaBinding) throws {
         let v = lua_absindex(L, v)
+        // Anything but an image shows nothing, as in Core Animation (spec F6, D13).
+        if key == "contents", lua_type(L, v) > LUA_TNIL, LuaImage.get(L, v) == nil {
+            try LayerProperties.resolve("contents").set(layer, .null)
+            return
+        }
         if let prop = LayerProperties.named(key) {
             guard !prop.derived || key == "frame" || key == "affineTransform" else {
                 throw CalunaError(.invalidArgument, "Layer.\(key) is read-only")
@@ -245,6 +253,12 @@ enum LuaLayer {
             try layer.setSublayers(layers)
         case "superlayer":
             throw CalunaError(.invalidArgument, "Layer.superlayer is read-only (use addSublayer / removeFromSuperlayer)")
+        case "mask":
+            guard lua_type(L, v) <= LUA_TNIL || LuaLayer.get(L, v) != nil else {
+                throw CalunaError(.typeMismatch, "Layer.mask expects a Layer or nil, got \(LuaValues.describe(L, v))")
+            }
+            try layer.setMask(LuaLayer.get(L, v))
+            if lua_type(L, v) > LUA_TNIL { try LuaLayerMethods.pinIfNeeded(L, v) }
         case "actions":
             try layer.checkModel("actions")
             layer.actions = try LuaActions.dictionary(L, v, binding: binding, what: "Layer.actions")

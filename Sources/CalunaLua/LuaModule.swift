@@ -14,6 +14,7 @@ enum LuaModule {
         LuaAnimation.register(L)
         LuaTiming.register(L)
         LuaPath.register(L)
+        LuaDrawingContext.register(L)
         LuaFrameCallbacks.register(L)
         LuaTransaction.registerNull(L)
 
@@ -69,10 +70,9 @@ enum LuaModule {
         } })
         L.setFunction(-1, "stats", { L in protect(L) { L in
             let b = try LuaBinding.of(L)
-            let s = b.engine.lastRenderStats
+            let s = b.engine.stats
             calu_newtable(L)
-            for (k, v) in [("layersVisited", s.layersVisited), ("layersDrawn", s.layersDrawn),
-                           ("offscreenPasses", s.offscreenPasses), ("liveLayers", b.session.handles.liveCount)] {
+            for (k, v) in s.fields + [("liveLayers", b.session.handles.liveCount)] {
                 lua_pushinteger(L, lua_Integer(v)); L.setField(-2, k)
             }
             return 1

@@ -44,6 +44,7 @@ struct TestCommand: ParsableCommand {
             try host.runString("""
                 local T = require "caluna.test"
                 T.goldenDir = \(luaQuoted(base + "/goldens"))
+                T.dir = \(luaQuoted(base))
                 T.failureDir = \(luaQuoted(base + "/failures"))
                 """, chunkName: "caluna test")
             do {
@@ -82,7 +83,7 @@ func luaFiles(under path: String) throws -> [String] {
     var out: [String] = []
     while let e = readdir(d) {
         let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if name.hasPrefix(".") || name == "goldens" || name == "failures" { continue }
+        if name.hasPrefix(".") || name == "goldens" || name == "failures" || name == "fixtures" { continue }
         let full = joinPath(path, name)
         var s = stat()
         guard stat(full, &s) == 0 else { continue }

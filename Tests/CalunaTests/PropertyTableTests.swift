@@ -128,11 +128,13 @@ import Testing
 
 @Test func notYetSupportedKeyIsNotSupported() {
     let l = Layer()
-    for key in ["cornerRadius", "contents", "shadowOpacity", "sublayerTransform", "borderWidth"] {
+    for key in ["sublayerTransform", "doubleSided", "contentsFormat", "cornerCurve"] {
         #expect(errorCode { try l.value(forKeyPath: key) } == .notSupported, "\(key)")
         #expect(errorCode { try l.setValue(.number(1), forKeyPath: key) } == .notSupported, "\(key)")
     }
-    #expect(errorCode { try l.setValue(.number(1), forKeyPath: "shadowOffset.width") } == .notSupported)
+    #expect(errorCode { try l.setValue(.number(1), forKeyPath: "sublayerTransform.scale") } == .notSupported)
+    // The mask is a layer: its own call sets it.
+    #expect(errorCode { try l.value(forKeyPath: "mask") } == .unknownKey)
     // Actions are not values: their own calls set them.
     #expect(errorCode { try l.value(forKeyPath: "actions") } == .unknownKey)
 }

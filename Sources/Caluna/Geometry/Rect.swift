@@ -34,6 +34,31 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         !(r.maxX <= minX || r.minX >= maxX || r.maxY <= minY || r.minY >= maxY) && !isEmpty && !r.isEmpty
     }
 
+    /// CGRectIntersection: the overlap (standardized), or an empty rect at the origin of neither.
+    public func intersection(_ r: Rect) -> Rect {
+        let x0 = max(minX, r.minX), y0 = max(minY, r.minY)
+        let x1 = min(maxX, r.maxX), y1 = min(maxY, r.maxY)
+        guard x1 > x0, y1 > y0 else { return Rect(x0, y0, 0, 0) }
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+    }
+
+    /// CGRectUnion: the smallest rect containing both (an empty rect adds nothing).
+    public func union(_ r: Rect) -> Rect {
+        if isEmpty { return r.standardized }
+        if r.isEmpty { return standardized }
+        let x0 = min(minX, r.minX), y0 = min(minY, r.minY)
+        return Rect(x0, y0, max(maxX, r.maxX) - x0, max(maxY, r.maxY) - y0)
+    }
+
+    /// CGRectInset: shrunk by dx on each side horizontally and dy vertically.
+    public func insetBy(_ dx: Double, _ dy: Double) -> Rect {
+        let s = standardized
+        return Rect(s.origin.x + dx, s.origin.y + dy, max(0, s.size.width - 2 * dx), max(0, s.size.height - 2 * dy))
+    }
+
+    /// CGRectOffset.
+    public func offsetBy(_ dx: Double, _ dy: Double) -> Rect { Rect(origin.x + dx, origin.y + dy, size.width, size.height) }
+
     /// The smallest rect containing every point (an empty list gives .zero).
     public static func bounding(_ points: [Point]) -> Rect {
         guard let first = points.first else { return .zero }

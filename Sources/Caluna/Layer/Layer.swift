@@ -1,7 +1,7 @@
 /// The stored properties of a layer: what a presentation copy duplicates with
 /// one assignment. Defaults are the values a fresh layer has; the property
 /// table reads them from a pristine layer, so they are written only here.
-public struct LayerState {
+public struct LayerState: Equatable {
     // MARK: geometry (ch.3)
     public var bounds = Rect.zero
     public var position = Point.zero
@@ -22,6 +22,36 @@ public struct LayerState {
     public var allowsEdgeAntialiasing = true
     public var name: String? = nil
 
+    // MARK: contents (ch.2, ContentsDrawing.swift)
+    public var contents: Image? = nil
+    public var contentsGravity = ContentsGravity.resize
+    public var contentsScale = 1.0
+    /// Unit rectangles of the image: the part shown, and its stretchable centre.
+    public var contentsRect = Rect(0, 0, 1, 1)
+    public var contentsCenter = Rect(0, 0, 1, 1)
+    public var minificationFilter = ContentsFilter.linear
+    public var magnificationFilter = ContentsFilter.linear
+    public var minificationFilterBias = 0.0
+    /// Drawn backing stores have no alpha channel (they start black).
+    public var isOpaque = false
+    public var needsDisplayOnBoundsChange = false
+    /// Accepted for parity; drawing is synchronous and the output identical.
+    public var drawsAsynchronously = false
+
+    // MARK: visual effects (ch.4, CompositorEffects.swift)
+    public var cornerRadius = 0.0
+    /// CACornerMask bits: 1 minX-minY, 2 maxX-minY, 4 minX-maxY, 8 maxX-maxY.
+    public var maskedCorners = CornerMask.all
+    public var borderWidth = 0.0
+    public var borderColor: Color? = .black
+    public var shadowColor: Color? = .black
+    public var shadowOpacity = 0.0
+    public var shadowOffset = Size(0, -3)
+    public var shadowRadius = 3.0
+    public var shadowPath: Path? = nil
+    public var shouldRasterize = false
+    public var rasterizationScale = 1.0
+
     // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
     // superlayer's time to its own, for its animations and its sublayers'.
     public var timing = MediaTiming()
@@ -40,6 +70,9 @@ public final class Layer {
     public private(set) weak var engine: Engine?
     public internal(set) weak var superlayer: Layer?
     public internal(set) var sublayers: [Layer] = []
+    /// The mask (LayerMask.swift) and, on a mask, the layer it masks.
+    var maskLayer: Layer? = nil
+    public internal(set) weak var maskOwner: Layer? = nil
 
     public internal(set) var state = LayerState()
 
@@ -76,6 +109,15 @@ public final class Layer {
         return actionStore
     }
 
+    // MARK: display state (LayerDisplay.swift)
+    /// What setNeedsDisplay marked (points; `wholeLayer` for all); nil when clean.
+    var displayDirty: Rect? = nil
+    /// The store the last display made (redrawn in place while it is `contents`).
+    weak var ownBackingStore: Image? = nil
+    /// Draws the layer's content (what a subclass's drawInContext: does);
+    /// when nil the delegate's draw is asked.
+    public var drawHandler: ((Layer, DrawingContext) throws -> Void)? = nil
+
     // MARK: layout state
     public internal(set) var needsLayout = false
     var descendantNeedsLayout = false
@@ -95,6 +137,8 @@ public final class Layer {
     var needsCommit = false
     /// The sublayers changed since the last commit.
     var sublayersNeedCommit = false
+    /// On a presentation layer: the shouldRasterize bitmap (RasterCache.swift).
+    var rasterCache: RasterCache? = nil
     /// On a presentation layer: the transition shown now (Transition.swift).
     var transitionFrame: TransitionFrame? = nil
 
@@ -128,8 +172,34 @@ public final class Layer {
     public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; changed("allowsEdgeAntialiasing") } }
     public var name: String? { get { state.name } set { state.name = newValue; changed("name") } }
     public var timing: MediaTiming { get { state.timing } set { state.timing = newValue; markNeedsCommit() } }
+    public var contents: Image? { get { state.contents } set { state.contents = newValue; changed("contents") } }
+    public var contentsGravity: ContentsGravity { get { state.contentsGravity } set { state.contentsGravity = newValue; changed("contentsGravity") } }
+    public var contentsScale: Double { get { state.contentsScale } set { state.contentsScale = newValue; changed("contentsScale") } }
+    public var contentsRect: Rect { get { state.contentsRect } set { state.contentsRect = newValue; changed("contentsRect") } }
+    public var contentsCenter: Rect { get { state.contentsCenter } set { state.contentsCenter = newValue; changed("contentsCenter") } }
+    public var minificationFilter: ContentsFilter { get { state.minificationFilter } set { state.minificationFilter = newValue; changed("minificationFilter") } }
+    public var magnificationFilter: ContentsFilter { get { state.magnificationFilter } set { state.magnificationFilter = newValue; changed("magnificationFilter") } }
+    public var minificationFilterBias: Double { get { state.minificationFilterBias } set { state.minificationFilterBias = newValue; changed("minificationFilterBias") } }
+    public var isOpaque: Bool { get { state.isOpaque } set { state.isOpaque = newValue; changed("opaque") } }
+    public var needsDisplayOnBoundsChange: Bool { get { state.needsDisplayOnBoundsChange } set { state.needsDisplayOnBoundsChange = newValue; changed("needsDisplayOnBoundsChange") } }
+    public var drawsAsynchronously: Bool { get { state.drawsAsynchronously } set { state.drawsAsynchronously = newValue; changed("drawsAsynchronously") } }
+    public var cornerRadius: Double { get { state.cornerRadius } set { state.cornerRadius = newValue; changed("cornerRadius") } }
+    public var maskedCorners: CornerMask { get { state.maskedCorners } set { state.maskedCorners = newValue; changed("maskedCorners") } }
+    public var borderWidth: Double { get { state.borderWidth } set { state.borderWidth = newValue; changed("borderWidth") } }
+    public var borderColor: Color? { get { state.borderColor } set { state.borderColor = newValue; changed("borderColor") } }
+    public var shadowColor: Color? { get { state.shadowColor } set { state.shadowColor = newValue; changed("shadowColor") } }
+    public var shadowOpacity: Double { get { state.shadowOpacity } set { state.shadowOpacity = newValue; changed("shadowOpacity") } }
+    public var shadowOffset: Size { get { state.shadowOffset } set { state.shadowOffset = newValue; changed("shadowOffset") } }
+    public var shadowRadius: Double { get { state.shadowRadius } set { state.shadowRadius = newValue; changed("shadowRadius") } }
+    public var shadowPath: Path? { get { state.shadowPath } set { state.shadowPath = newValue; changed("shadowPath") } }
+    public var shouldRasterize: Bool { get { state.shouldRasterize } set { state.shouldRasterize = newValue; changed("shouldRasterize") } }
+    public var rasterizationScale: Double { get { state.rasterizationScale } set { state.rasterizationScale = newValue; changed("rasterizationScale") } }
 
-    private func boundsChanged() { if !isPresentation { setNeedsLayout() } }
+    private func boundsChanged() {
+        guard !isPresentation else { return }
+        setNeedsLayout()
+        if needsDisplayOnBoundsChange { setNeedsDisplay() }
+    }
 
     /// Un-hiding a layer in the engine's tree orders it in; hiding orders it out.
     private func visibilityChanged() {
@@ -143,10 +213,11 @@ public final class Layer {
         engine?.layersNeedingCommit.append(WeakLayer(self))
     }
 
-    /// The layer's root ancestor (itself when it has no superlayer).
+    /// The layer's root ancestor (itself when it has no superlayer); a mask's
+    /// is its owner's.
     public var rootAncestor: Layer {
         var l = self
-        while let s = l.superlayer { l = s }
+        while let s = l.hostLayer { l = s }
         return l
     }
 
@@ -155,7 +226,7 @@ public final class Layer {
         var l: Layer? = other
         while let cur = l {
             if cur === self { return true }
-            l = cur.superlayer
+            l = cur.hostLayer
         }
         return false
     }
@@ -168,9 +239,22 @@ public protocol LayerDelegate: AnyObject {
     func layoutSublayers(of layer: Layer) throws
     /// actionForLayer:forKey: — nil continues the search, `.null` stops it.
     func action(for layer: Layer, forKey key: String) throws -> LayerAction?
+    /// displayLayer: — true when the delegate displayed the layer itself (it
+    /// set contents); false when it does not implement it.
+    func display(_ layer: Layer) throws -> Bool
+    /// True when the delegate implements drawLayer:inContext:.
+    func drawsContent(of layer: Layer) throws -> Bool
+    /// drawLayer:inContext: — draws into the layer's backing store.
+    func draw(_ layer: Layer, in ctx: DrawingContext) throws
+    /// layerWillDraw: — before drawLayer:inContext: (not when displayLayer: exists).
+    func willDraw(_ layer: Layer) throws
 }
 
 extension LayerDelegate {
     public func layoutSublayers(of layer: Layer) throws {}
     public func action(for layer: Layer, forKey key: String) throws -> LayerAction? { nil }
+    public func display(_ layer: Layer) throws -> Bool { false }
+    public func drawsContent(of layer: Layer) throws -> Bool { false }
+    public func draw(_ layer: Layer, in ctx: DrawingContext) throws {}
+    public func willDraw(_ layer: Layer) throws {}
 }

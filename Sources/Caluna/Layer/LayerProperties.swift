@@ -93,6 +93,11 @@ extension Color: ValueConvertible {
     public var value: Value { .color(self) }
     public init?(value: Value) { guard case .color(let v) = value else { return nil }; self = v }
 }
+extension Path: ValueConvertible {
+    public static var valueKind: ValueKind { .path }
+    public var value: Value { .path(self) }
+    public init?(value: Value) { guard case .path(let v) = value else { return nil }; self = v }
+}
 extension Transform3D: ValueConvertible {
     public static var valueKind: ValueKind { .transform }
     public var value: Value { .transform(self) }
@@ -114,6 +119,11 @@ extension Optional: ValueConvertible where Wrapped: ValueConvertible {
 public let maximumCoordinate = 1.0e8
 
 extension LayerProperty {
+    /// A blur wider than this (points) is refused: its kernel would be huge.
+    public static let maximumShadowRadius = 1000.0
+}
+
+extension LayerProperty {
     static func stored<T: ValueConvertible>(
         _ key: String, _ path: ReferenceWritableKeyPath<Layer, T>, animatable: Bool,
         invalidates: Invalidation = .render, derived: Bool = false, allowsInfinity: Bool = false,
@@ -132,18 +142,40 @@ extension LayerProperty {
             })
     }
 
+    /// A property holding one of Core Animation's strings (gravity, filters).
+    static func choice<T: StringEnumProperty>(_ key: String, _ path: ReferenceWritableKeyPath<Layer, T>) -> LayerProperty {
+        let p = stored(key, path, animatable: false)
+        return LayerProperty(key: key, kind: .string, nullable: false, derived: false, animatable: false,
+                             invalidates: .render, allowsInfinity: false, read: p.read, write: { layer, v in
+            guard case .string(let s) = v, T(rawValue: s) != nil else {
+                let given: String
+                if case .string(let s) = v { given = "\"\(s)\"" } else { given = v.kind.expectation }
+                throw CalunaError(.invalidArgument, "\(key) must be one of \(T.choices) (got \(given))")
+            }
+            try p.write(layer, v)
+        })
+    }
+
+    static func nonNegative(_ key: String, _ v: Double) throws {
+        guard v >= 0 else { throw CalunaError.invalid("\(key) must not be negative (got \(fmt(v)))") }
+    }
+
+    static func scale(_ key: String, _ v: Double) throws {
+        guard v > 0, v <= 64 else { throw CalunaError.invalid("\(key) must be in (0, 64] (got \(fmt(v)))") }
+    }
+
     static func timing(_ key: String, _ path: WritableKeyPath<MediaTiming, Double>) -> LayerProperty {
         stored(key, (\Layer.timing).appending(path: path), animatable: false, invalidates: .render,
                allowsInfinity: MediaTiming.allowsInfinity(key)) { try MediaTiming.check(key, $0) }
     }
 
-    static func checkMagnitude(_ key: String, _ values: Double...) throws {
+    public static func checkMagnitude(_ key: String, _ values: Double...) throws {
         for v in values where abs(v) > maximumCoordinate {
             throw CalunaError(.invalidArgument, "\(key): \(v) is beyond the supported range ±\(fmt(maximumCoordinate)) points")
         }
     }
 
-    static func checkRect(_ key: String, _ r: Rect) throws {
+    public static func checkRect(_ key: String, _ r: Rect) throws {
         try checkMagnitude(key, r.origin.x, r.origin.y, r.size.width, r.size.height)
         guard r.size.width >= 0, r.size.height >= 0 else {
             throw CalunaError(.invalidArgument, "\(key): width and height must not be negative (got \(r))")
@@ -174,6 +206,50 @@ public enum LayerProperties {
         .stored("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false),
         .stored("allowsEdgeAntialiasing", \.allowsEdgeAntialiasing, animatable: false),
         .stored("name", \.name, animatable: false, invalidates: []),
+        // Contents (ch.2): the image, where it goes, how it is sampled.
+        LayerProperty(key: "contents", kind: .image, nullable: true, derived: false, animatable: true, invalidates: .render,
+                      allowsInfinity: false, read: { $0.contents.map(Value.image) ?? .null },
+                      write: { layer, v in if case .image(let i) = v { layer.contents = i } else { layer.contents = nil } }),
+        .choice("contentsGravity", \.contentsGravity),
+        .stored("contentsScale", \.contentsScale, animatable: false) { try LayerProperty.scale("contentsScale", $0) },
+        .stored("contentsRect", \.contentsRect, animatable: true) { try LayerProperty.checkMagnitude("contentsRect", $0.origin.x, $0.origin.y, $0.size.width, $0.size.height) },
+        .stored("contentsCenter", \.contentsCenter, animatable: true) { try LayerProperty.checkMagnitude("contentsCenter", $0.origin.x, $0.origin.y, $0.size.width, $0.size.height) },
+        .choice("minificationFilter", \.minificationFilter),
+        .choice("magnificationFilter", \.magnificationFilter),
+        .stored("minificationFilterBias", \.minificationFilterBias, animatable: false) { try LayerProperty.checkMagnitude("minificationFilterBias", $0) },
+        .stored("opaque", \.isOpaque, animatable: false),
+        .stored("needsDisplayOnBoundsChange", \.needsDisplayOnBoundsChange, animatable: false, invalidates: []),
+        .stored("drawsAsynchronously", \.drawsAsynchronously, animatable: false, invalidates: []),
+        // Visual effects (ch.4).
+        .stored("cornerRadius", \.cornerRadius, animatable: true) {
+            try LayerProperty.nonNegative("cornerRadius", $0); try LayerProperty.checkMagnitude("cornerRadius", $0)
+        },
+        .stored("maskedCorners", \.maskedCorners, animatable: false),
+        .stored("borderWidth", \.borderWidth, animatable: true) {
+            try LayerProperty.nonNegative("borderWidth", $0); try LayerProperty.checkMagnitude("borderWidth", $0)
+        },
+        .stored("borderColor", \.borderColor, animatable: true),
+        .stored("shadowColor", \.shadowColor, animatable: true),
+        .stored("shadowOpacity", \.shadowOpacity, animatable: true),
+        .stored("shadowOffset", \.shadowOffset, animatable: true) { try LayerProperty.checkMagnitude("shadowOffset", $0.width, $0.height) },
+        .stored("shadowRadius", \.shadowRadius, animatable: true) {
+            try LayerProperty.nonNegative("shadowRadius", $0)
+            guard $0 <= LayerProperty.maximumShadowRadius else {
+                throw CalunaError.invalid("shadowRadius: \(fmt($0)) is beyond the supported \(fmt(LayerProperty.maximumShadowRadius)) points")
+            }
+        },
+        .stored("shadowPath", \.shadowPath, animatable: true) { p in
+            for e in p?.elements ?? [] {
+                switch e {
+                case .move(let q), .line(let q): try LayerProperty.checkMagnitude("shadowPath", q.x, q.y)
+                case .quad(let a, let b): try LayerProperty.checkMagnitude("shadowPath", a.x, a.y, b.x, b.y)
+                case .cubic(let a, let b, let c): try LayerProperty.checkMagnitude("shadowPath", a.x, a.y, b.x, b.y, c.x, c.y)
+                case .close: break
+                }
+            }
+        },
+        .stored("shouldRasterize", \.shouldRasterize, animatable: false),
+        .stored("rasterizationScale", \.rasterizationScale, animatable: false) { try LayerProperty.scale("rasterizationScale", $0) },
         // Media timing (ch.9): only beginTime, speed and timeOffset change a
         // layer's time; the others are kept for CAMediaTiming parity.
         .timing("beginTime", \.beginTime), .timing("duration", \.duration), .timing("speed", \.speed),
@@ -195,14 +271,8 @@ public enum LayerProperties {
     /// setting or reading one is a clear "not supported" error, never a silent no-op.
     public static let notYetSupported: [String: String] = {
         var d: [String: String] = [:]
-        for k in ["contents", "contentsGravity", "contentsScale", "contentsRect", "contentsCenter",
-                  "contentsFormat", "minificationFilter", "magnificationFilter", "minificationFilterBias",
-                  "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor",
-                  "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "mask",
-                  "shouldRasterize", "rasterizationScale", "opaque", "needsDisplayOnBoundsChange",
-                  "drawsAsynchronously"] {
-            d[k] = "contents and visual effects (issue #5)"
-        }
+        d["contentsFormat"] = "caluna stores every backing image as 8-bit premultiplied ARGB"
+        d["cornerCurve"] = "only \"circular\" corners are drawn"
         for k in ["sublayerTransform", "doubleSided"] { d[k] = "3D transforms (issue #7)" }
         for k in ["filters", "backgroundFilters", "compositingFilter", "edgeAntialiasingMask",
                   "layoutManager", "constraints", "autoresizingMask"] {
@@ -216,6 +286,9 @@ public enum LayerProperties {
         if let p = byKey[key] { return p }
         if let why = notYetSupported[key] {
             throw CalunaError(.notSupported, "Layer property '\(key)' is not supported yet (\(why))")
+        }
+        if key == "mask" {
+            throw CalunaError(.unknownKey, "Layer.mask is a layer, not a value: set it with its own call (Lua layer.mask = …; C caluna_layer_set_mask)")
         }
         if key == "actions" || key == "style" || key == "delegate" {
             throw CalunaError(.unknownKey, "Layer.\(key) holds actions, not a value: set it with its own call (Lua layer.\(key) = …; C caluna_layer_set_action…)")

@@ -20,15 +20,18 @@ extension Layer {
         if let e = engine, layer === e.root {
             throw CalunaError(.treeError, "addSublayer: the engine's root layer cannot become a sublayer")
         }
+        guard layer.maskOwner == nil else {
+            throw CalunaError(.treeError, "addSublayer: the layer is another layer's mask; set that layer's mask to nil first")
+        }
         try checkDepth(adding: layer)
     }
 
     /// Refuses to adopt `child` if the tree would nest deeper than
     /// `maximumTreeDepth`. Iterative, and stops as soon as the limit is passed.
-    private func checkDepth(adding child: Layer) throws {
+    func checkDepth(adding child: Layer) throws {
         var depth = 1
         var l = self
-        while let s = l.superlayer, depth < Layer.maximumTreeDepth {
+        while let s = l.hostLayer, depth < Layer.maximumTreeDepth {
             depth += 1
             l = s
         }
@@ -40,6 +43,7 @@ extension Layer {
                                   "the layer tree would be more than \(Layer.maximumTreeDepth) levels deep (the limit that keeps drawing and freeing it within the stack)")
             }
             for sub in layer.sublayers where sub !== self { stack.append((sub, level + 1)) }
+            if let m = layer.maskLayer, m !== self { stack.append((m, level + 1)) }
         }
     }
 

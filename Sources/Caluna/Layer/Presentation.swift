@@ -22,6 +22,8 @@ extension Layer {
         presentationLayer = p
         p.sublayers = sublayers.map { $0.ensurePresentation() }
         for s in p.sublayers { s.superlayer = p }
+        p.maskLayer = maskLayer?.ensurePresentation()
+        p.maskLayer?.maskOwner = p
         return p
     }
 
@@ -35,6 +37,10 @@ extension Layer {
         for s in fresh { s.superlayer = p }
         p.sublayers = fresh
         p.drawingOrderCache = nil
+        let freshMask = maskLayer?.ensurePresentation()
+        if let old = p.maskLayer, old !== freshMask, old.maskOwner === p { old.maskOwner = nil }
+        freshMask?.maskOwner = p
+        p.maskLayer = freshMask
     }
 
     /// Replaces a presentation layer's values, keeping its parent's drawing
@@ -49,7 +55,7 @@ extension Layer {
     /// The layer's local time at media time `t`: each ancestor's beginTime,
     /// speed and timeOffset applied from the root down (CAMediaTiming).
     public func localTime(atMediaTime t: Double) -> Double {
-        timing.localTime(fromParent: superlayer?.localTime(atMediaTime: t) ?? t)
+        timing.localTime(fromParent: hostLayer?.localTime(atMediaTime: t) ?? t)
     }
 
     /// Media time for local time `t` (the inverse of `localTime`; a paused
@@ -57,7 +63,7 @@ extension Layer {
     public func mediaTime(fromLocal t: Double) -> Double {
         var time = t
         var l: Layer? = self
-        while let cur = l { time = cur.timing.parentTime(fromLocal: time); l = cur.superlayer }
+        while let cur = l { time = cur.timing.parentTime(fromLocal: time); l = cur.hostLayer }
         return time
     }
 

@@ -1,26 +1,27 @@
 import CCairo
+import Glibc
 
-/// What one render cost.
-public struct RenderStats: Sendable, Equatable {
-    public var layersVisited = 0
-    public var layersDrawn = 0
-    public var offscreenPasses = 0
-    public init() {}
-}
-
-/// Draws a layer tree into a bitmap with cairo, per layer in this order:
-/// background < sublayers (stably sorted by zPosition), clipped by
-/// masksToBounds, then opacity — as one group when allowsGroupOpacity is set
-/// and the layer has visible sublayers, otherwise multiplied into each
-/// descendant. Later issues add contents, border, shadow and mask to this order.
+/// Draws a layer tree into a bitmap with cairo, per layer in DESIGN §4's
+/// order: shadow < background < contents < sublayers (stably sorted by
+/// zPosition) < border; then the masksToBounds clip (rounded by
+/// cornerRadius) and the mask; then opacity — as one group when
+/// allowsGroupOpacity (or shouldRasterize) is set and more than one thing is
+/// drawn, otherwise multiplied into each descendant.
 struct Compositor {
     let cr: OpaquePointer
-    var stats = RenderStats()
+    var stats = FrameStats()
+    /// An odd number of geometryFlipped ancestors: images are drawn
+    /// counter-flipped so they stay upright (spec D16).
+    var contentsFlipped = false
+    /// Recursion guard: masks of masks are not bounded by the tree depth limit.
+    var depth = 0
 
     init(target: Image, scale: Double) {
-        cr = cairo_create(target.surface)
+        self.init(cairo: cairo_create(target.surface))
         cairo_scale(cr, scale, scale)
     }
+
+    init(cairo: OpaquePointer) { cr = cairo }
 
     func finish() { cairo_destroy(cr) }
 
@@ -37,14 +38,17 @@ struct Compositor {
         }
         // A degenerate (edge-on or zero-scale) layer draws nothing.
         guard m.a * m.d - m.b * m.c != 0 else { return }
+        guard depth < 2 * Layer.maximumTreeDepth else {
+            throw CalunaError(.treeError, "render: masks nest deeper than \(2 * Layer.maximumTreeDepth) levels")
+        }
         let b = layer.bounds
-        let sublayers = layer.sublayers
+        let alpha = inheritedOpacity * opacity
 
         // Leaf fast path: an axis-aligned layer with nothing but a background
         // is one rectangle in the parent's space (no save/transform/restore).
-        if sublayers.isEmpty, m.b == 0, m.c == 0, layer.transitionFrame == nil {
+        if layer.sublayers.isEmpty, m.b == 0, m.c == 0, layer.transitionFrame == nil, layer.drawsOnlyBackground {
             fillBackground(layer, Rect(b.minX * m.a + m.tx, b.minY * m.d + m.ty, b.width * m.a, b.height * m.d),
-                           alpha: inheritedOpacity * opacity)
+                           alpha: alpha)
             return
         }
 
@@ -52,36 +56,95 @@ struct Compositor {
         defer { cairo_restore(cr) }
         var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
         cairo_transform(cr, &cm)
+        depth += 1
+        defer { depth -= 1 }
 
-        // Group opacity matters where more than the background is drawn.
-        let drawsMore = sublayers.contains { !$0.hidden && $0.opacity > 0 } || layer.transitionFrame != nil
-        let group = opacity < 1 && layer.allowsGroupOpacity && drawsMore
-        let alpha = group ? 1 : inheritedOpacity * opacity
-        if group {
-            cairo_push_group(cr)
-            stats.offscreenPasses += 1
+        if layer.shouldRasterize, try drawRasterized(layer, alpha: alpha) { return }
+        let group = opacity < 1 && (layer.allowsGroupOpacity || layer.shouldRasterize) && layer.drawsOverlappingParts
+        try drawBody(layer, alpha: alpha, asGroup: group)
+    }
+
+    /// The body at `alpha`: faded as one offscreen group, or with the alpha
+    /// multiplied into each part.
+    mutating func drawBody(_ layer: Layer, alpha: Double, asGroup: Bool) throws {
+        guard asGroup else { return try drawBody(layer, alpha: alpha) }
+        pushGroup()
+        try drawBody(layer, alpha: 1)
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, alpha)
+    }
+
+    /// The layer in its own space without its opacity: clip, mask, shadow
+    /// and G(L) (background, contents, sublayers, border).
+    mutating func drawBody(_ layer: Layer, alpha: Double) throws {
+        if layer.masksToBounds { clipToRoundedBounds(layer) }
+        if let mask = layer.maskLayer {
+            pushGroup()
+            try drawShadowed(layer, alpha: alpha)
+            let content = cairo_pop_group(cr)!
+            defer { cairo_pattern_destroy(content) }
+            pushGroup()
+            let saved = (contentsFlipped, layer.geometryFlipped)
+            if saved.1 { contentsFlipped.toggle() }
+            try draw(mask, parentSpace: layer.sublayerSpaceAffine, inheritedOpacity: 1)
+            contentsFlipped = saved.0
+            let maskPattern = cairo_pop_group(cr)!
+            defer { cairo_pattern_destroy(maskPattern) }
+            cairo_set_source(cr, content)
+            cairo_mask(cr, maskPattern)
+        } else {
+            try drawShadowed(layer, alpha: alpha)
         }
-        if layer.masksToBounds {
-            cairo_rectangle(cr, b.minX, b.minY, b.width, b.height)
+    }
+
+    /// G(L) with its shadow beneath it.
+    mutating func drawShadowed(_ layer: Layer, alpha: Double) throws {
+        guard layer.castsShadow else { return try drawLayerContent(layer, alpha: alpha) }
+        if let path = layer.shadowPath {
+            drawShadow(of: path, layer: layer, alpha: alpha)
+            return try drawLayerContent(layer, alpha: alpha)
+        }
+        // The shadow follows the alpha of everything the layer draws.
+        cairo_save(cr)
+        if let e = visualExtent(of: layer) {
+            cairo_rectangle(cr, e.minX, e.minY, e.width, e.height)
             cairo_clip(cr)
         }
+        pushGroup()
+        try drawLayerContent(layer, alpha: alpha)
+        let content = cairo_pop_group(cr)!
+        cairo_restore(cr)
+        defer { cairo_pattern_destroy(content) }
+        drawShadow(of: content, layer: layer)
+        cairo_set_source(cr, content)
+        cairo_paint(cr)
+    }
+
+    /// What a layer shows in its own space: background, contents, sublayers
+    /// (or the transition in progress), border.
+    mutating func drawLayerContent(_ layer: Layer, alpha: Double) throws {
         if let t = layer.transitionFrame {
             try drawTransition(t, over: layer, alpha: alpha)
         } else {
             try drawContent(layer, alpha: alpha)
         }
-        if group {
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, inheritedOpacity * opacity)
-        }
+        drawBorder(layer, alpha: alpha)
     }
 
-    /// What a layer shows in its own space: background, then sublayers.
+    /// Background, contents, then sublayers.
     mutating func drawContent(_ layer: Layer, alpha: Double) throws {
         let b = layer.bounds
-        fillBackground(layer, b, alpha: alpha)
+        if layer.cornerRadius > 0 && layer.maskedCorners != [] {
+            fillRoundedBackground(layer, alpha: alpha)
+        } else {
+            fillBackground(layer, b, alpha: alpha)
+        }
+        drawContents(layer, alpha: alpha)
         if !layer.sublayers.isEmpty && !(layer.masksToBounds && b.isEmpty) {
             let space = layer.sublayerSpaceAffine
+            let saved = contentsFlipped
+            if layer.geometryFlipped { contentsFlipped.toggle() }
+            defer { contentsFlipped = saved }
             for sub in layer.sublayersInDrawingOrder {
                 try draw(sub, parentSpace: space, inheritedOpacity: alpha)
             }
@@ -90,7 +153,7 @@ struct Compositor {
 
     /// The background colour over `rect` (current space). Antialiasing stays
     /// at cairo's default except around layers that turn it off.
-    private mutating func fillBackground(_ layer: Layer, _ rect: Rect, alpha: Double) {
+    mutating func fillBackground(_ layer: Layer, _ rect: Rect, alpha: Double) {
         guard let bg = layer.backgroundColor?.clamped, bg.alpha > 0, !rect.isEmpty else { return }
         if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE) }
         cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha * alpha)
@@ -98,5 +161,47 @@ struct Compositor {
         cairo_fill(cr)
         if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT) }
         stats.layersDrawn += 1
+    }
+
+    /// Starts an offscreen group bounded by the current clip, counting it.
+    mutating func pushGroup() {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { p -> (Double, Double) in
+            var x = p.0, y = p.1
+            cairo_user_to_device(cr, &x, &y)
+            return (x, y)
+        }
+        let w = (corners.map(\.0).max() ?? 0) - (corners.map(\.0).min() ?? 0)
+        let h = (corners.map(\.1).max() ?? 0) - (corners.map(\.1).min() ?? 0)
+        stats.offscreenPasses += 1
+        if w.isFinite, h.isFinite, w > 0, h > 0, w * h < 1e12 { stats.offscreenPixels += Int(w.rounded(.up) * h.rounded(.up)) }
+        cairo_push_group(cr)
+    }
+}
+
+extension Layer {
+    /// Nothing but (at most) a background rectangle: the leaf fast path.
+    var drawsOnlyBackground: Bool {
+        contents == nil && borderWidth <= 0 && !castsShadow && maskLayer == nil && !shouldRasterize
+            && (cornerRadius <= 0 || backgroundColor == nil)
+    }
+
+    var castsShadow: Bool {
+        min(max(shadowOpacity, 0), 1) > 0 && (shadowColor?.alpha ?? 0) > 0
+    }
+
+    /// More than one thing is drawn, so per-part opacity would differ from
+    /// group opacity where they overlap.
+    var drawsOverlappingParts: Bool {
+        var parts = 0
+        if backgroundColor != nil { parts += 1 }
+        if contents != nil { parts += 1 }
+        if borderWidth > 0 { parts += 1 }
+        if castsShadow { parts += 1 }
+        if transitionFrame != nil { parts += 2 }
+        if maskLayer != nil { parts += 2 }
+        parts += sublayers.contains { !$0.hidden && $0.opacity > 0 } ? 2 : 0
+        return parts > 1
     }
 }

@@ -7,6 +7,15 @@ public final class Image {
     let surface: OpaquePointer
     public let width: Int
     public let height: Int
+    /// Halved copies for trilinear minification (built on first use, ContentsDrawing).
+    var mipmapChain: [Image]? = nil
+    /// Made by a layer's display (memory accounting tells them from images).
+    public internal(set) var isBackingStore = false
+    /// Bumped when a backing store is redrawn in place (raster caches compare it).
+    var version = 0
+
+    /// Decoded bytes (what memory accounting counts, once per image).
+    public var byteCount: Int { stride * height }
 
     /// Larger bitmaps are refused: cairo's limit is 32767, and memory matters.
     public static let maximumSide = 16384
@@ -72,34 +81,10 @@ public final class Image {
         }
     }
 
-    /// Reads a PNG file (any PNG cairo reads: grey, RGB, RGBA, palette).
-    public init(pngPath path: String) throws {
-        guard let s = cairo_image_surface_create_from_png(path) else {
-            throw CalunaError(.ioError, "cannot read PNG '\(path)'")
-        }
-        let status = cairo_surface_status(s)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(s)
-            let why = status == CAIRO_STATUS_FILE_NOT_FOUND ? "no such file" : String(cString: cairo_status_to_string(status))
-            throw CalunaError(.ioError, "cannot read PNG '\(path)': \(why)")
-        }
-        // Normalise to ARGB32 so every Image has one layout.
-        let w = Int(cairo_image_surface_get_width(s)), h = Int(cairo_image_surface_get_height(s))
-        if cairo_image_surface_get_format(s) == CAIRO_FORMAT_ARGB32 {
-            surface = s
-        } else {
-            guard let n = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else {
-                cairo_surface_destroy(s)
-                throw CalunaError(.outOfMemory, "cannot allocate \(w)×\(h) pixels for '\(path)'")
-            }
-            let cr = cairo_create(n)
-            cairo_set_source_surface(cr, s, 0, 0)
-            cairo_paint(cr)
-            cairo_destroy(cr)
-            cairo_surface_destroy(s)
-            surface = n
-        }
-        width = w
-        height = h
+    /// Takes ownership of a decoded ARGB32 image surface (ImageIO.swift makes them).
+    init(adopting s: OpaquePointer) {
+        surface = s
+        width = Int(cairo_image_surface_get_width(s))
+        height = Int(cairo_image_surface_get_height(s))
     }
 }

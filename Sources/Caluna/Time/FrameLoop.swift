@@ -17,8 +17,11 @@ extension Engine {
         runningFrame = true
         defer { runningFrame = false }
         try root.layoutIfNeeded()
+        var errors = FirstError()
+        if transaction.depth == 0 { errors.run { try displayPass() } }
         commitAndEvaluate()
         try takeActionError()
+        try errors.rethrow()
     }
 
     func checkNotInFrame(_ api: String) throws {
@@ -53,6 +56,7 @@ extension Engine {
     private func settle(_ errors: inout FirstError) {
         for _ in 0..<16 {
             errors.run { try root.layoutIfNeeded() }
+            if transaction.depth == 0 { errors.run { try displayPass() } }
             commitAndEvaluate()
             errors.run { try takeActionError() }
             if queuedEvents.isEmpty && !transaction.hasReadyCompletions { return }
@@ -198,11 +202,11 @@ extension Engine {
                 animatedLayerIDs.remove(ObjectIdentifier(l))
                 continue
             }
-            if let s = l.superlayer, s !== lastParent {
+            if let s = l.hostLayer, s !== lastParent {
                 lastParent = s
                 lastParentTime = s.localTime(atMediaTime: now)
             }
-            let local = l.timing.localTime(fromParent: l.superlayer == nil ? now : lastParentTime)
+            let local = l.timing.localTime(fromParent: l.hostLayer == nil ? now : lastParentTime)
             var i = 0
             while i < l.attachedAnimations.count {
                 var a = l.attachedAnimations[i]
@@ -271,7 +275,7 @@ extension Engine {
 
     private func timeRunsForward(_ l: Layer) -> Bool {
         var cur: Layer? = l
-        while let c = cur { if !(c.timing.speed > 0) { return false }; cur = c.superlayer }
+        while let c = cur { if !(c.timing.speed > 0) { return false }; cur = c.hostLayer }
         return true
     }
 

@@ -1,0 +1,216 @@
+import CCairo
+import Glibc
+
+/// Chapter 4's effects as the compositor draws them: rounded corners,
+/// borders, shadows (the mask and group opacity are in Compositor.swift).
+extension Compositor {
+    /// The bounds as a path, rounded by cornerRadius on the masked corners
+    /// (the radius is capped at half the shorter side, as Core Animation does).
+    func addRoundedBounds(_ layer: Layer, inset: Double = 0) {
+        let r0 = layer.bounds.standardized
+        let b = r0.insetBy(inset, inset)
+        let radius = max(0, min(layer.cornerRadius - inset, b.width / 2, b.height / 2))
+        let corners = layer.maskedCorners
+        guard radius > 0, corners != [] else {
+            cairo_rectangle(cr, b.minX, b.minY, b.width, b.height)
+            return
+        }
+        func r(_ c: CornerMask) -> Double { corners.contains(c) ? radius : 0 }
+        let (x0, y0, x1, y1) = (b.minX, b.minY, b.maxX, b.maxY)
+        cairo_new_sub_path(cr)
+        // Clockwise on screen from the top-left corner's end (y down).
+        let tl = r(.minXMinY), tr = r(.maxXMinY), br = r(.maxXMaxY), bl = r(.minXMaxY)
+        cairo_move_to(cr, x0 + tl, y0)
+        cairo_line_to(cr, x1 - tr, y0)
+        if tr > 0 { cairo_arc(cr, x1 - tr, y0 + tr, tr, -Double.pi / 2, 0) }
+        cairo_line_to(cr, x1, y1 - br)
+        if br > 0 { cairo_arc(cr, x1 - br, y1 - br, br, 0, Double.pi / 2) }
+        cairo_line_to(cr, x0 + bl, y1)
+        if bl > 0 { cairo_arc(cr, x0 + bl, y1 - bl, bl, Double.pi / 2, Double.pi) }
+        cairo_line_to(cr, x0, y0 + tl)
+        if tl > 0 { cairo_arc(cr, x0 + tl, y0 + tl, tl, Double.pi, 3 * Double.pi / 2) }
+        cairo_close_path(cr)
+    }
+
+    /// masksToBounds: clip to the (rounded) bounds.
+    func clipToRoundedBounds(_ layer: Layer) {
+        addRoundedBounds(layer)
+        cairo_clip(cr)
+    }
+
+    mutating func fillRoundedBackground(_ layer: Layer, alpha: Double) {
+        guard let bg = layer.backgroundColor?.clamped, bg.alpha > 0, !layer.bounds.isEmpty else { return }
+        cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha * alpha)
+        addRoundedBounds(layer)
+        cairo_fill(cr)
+        stats.layersDrawn += 1
+    }
+
+    /// The border: inside the bounds, following the rounded corners, above
+    /// everything else the layer draws (spec F58–F61).
+    mutating func drawBorder(_ layer: Layer, alpha: Double) {
+        let w = min(layer.borderWidth, layer.bounds.width / 2, layer.bounds.height / 2)
+        guard w > 0, let c = layer.borderColor?.clamped, c.alpha > 0 else { return }
+        cairo_save(cr)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        addRoundedBounds(layer)
+        addRoundedBounds(layer, inset: w)
+        cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * alpha)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    // MARK: shadows
+
+    /// A shadowPath's shadow (non-zero fill, no offscreen pass of the content).
+    mutating func drawShadow(of path: Path, layer: Layer, alpha: Double) {
+        cairo_save(cr)
+        cairo_new_path(cr)
+        appendPath(path)
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_path_extents(cr, &x0, &y0, &x1, &y1)
+        let user = Rect(x0, y0, x1 - x0, y1 - y0)
+        cairo_new_path(cr)
+        cairo_restore(cr)
+        paintShadow(layer: layer, extent: user, alpha: alpha) { scr in
+            cairo_set_fill_rule(scr, CAIRO_FILL_RULE_WINDING)
+            Compositor.append(path, to: scr)
+            cairo_fill(scr)
+        }
+    }
+
+    /// The shadow of an offscreen group (its alpha is the silhouette).
+    mutating func drawShadow(of content: OpaquePointer, layer: Layer) {
+        guard let e = visualExtent(of: layer) ?? deviceClipInUser() else { return }
+        paintShadow(layer: layer, extent: e, alpha: 1) { scr in
+            cairo_set_source(scr, content)
+            cairo_paint(scr)
+        }
+    }
+
+    /// Draws a silhouette (in the layer's space) into an A8 buffer in device
+    /// pixels with room for the blur, blurs it, and paints the shadow colour
+    /// through it, offset by shadowOffset (in the layer's space, D18).
+    private mutating func paintShadow(layer: Layer, extent: Rect, alpha: Double, silhouette: (OpaquePointer) -> Void) {
+        guard let color = layer.shadowColor?.clamped else { return }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let linearScale = sqrt(abs(m.xx * m.yy - m.xy * m.yx))
+        let sigma = layer.shadowRadius * linearScale
+        let margin = GaussianBlur.margin(sigma: sigma)
+        // The silhouette's device rectangle, limited to what can reach the target.
+        let dev = deviceRect(of: extent)
+        guard let clip = deviceClip() else { return }
+        var dx = layer.shadowOffset.width, dy = layer.shadowOffset.height
+        cairo_user_to_device_distance(cr, &dx, &dy)
+        let limit = clip.insetBy(-Double(margin) - abs(dx) - 1, -Double(margin) - abs(dy) - 1).offsetBy(-dx, -dy)
+        let area = dev.intersection(limit)
+        guard area.width > 0, area.height > 0 else { return }
+        let ox = area.minX.rounded(.down), oy = area.minY.rounded(.down)
+        let w = Int((area.maxX - ox).rounded(.up)) + 2 * margin, h = Int((area.maxY - oy).rounded(.up)) + 2 * margin
+        guard w > 0, h > 0, w <= Image.maximumSide * 2, h <= Image.maximumSide * 2, w * h <= Image.maximumPixels else { return }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return }
+        defer { cairo_surface_destroy(surface) }
+        stats.offscreenPasses += 1
+        stats.offscreenPixels += w * h
+        let scr = cairo_create(surface)!
+        cairo_translate(scr, Double(margin) - ox, Double(margin) - oy)
+        cairo_transform(scr, &m)
+        silhouette(scr)
+        cairo_destroy(scr)
+        GaussianBlur.blurAlpha(surface, sigma: sigma)
+        let a = min(max(layer.shadowOpacity, 0), 1) * color.alpha * alpha
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, a)
+        cairo_mask_surface(cr, surface, ox - Double(margin) + dx, oy - Double(margin) + dy)
+        cairo_restore(cr)
+    }
+
+    /// A user-space rect's bounding box in device pixels.
+    func deviceRect(of r: Rect) -> Rect {
+        Rect.bounding(r.corners.map { p in
+            var x = p.x, y = p.y
+            cairo_user_to_device(cr, &x, &y)
+            return Point(x, y)
+        })
+    }
+
+    /// The current clip in device pixels (nil when everything is clipped away).
+    func deviceClip() -> Rect? {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return deviceRect(of: Rect(x0, y0, x1 - x0, y1 - y0))
+    }
+
+    /// The current clip in user space (the fallback extent of a silhouette).
+    func deviceClipInUser() -> Rect? {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+    }
+
+    func appendPath(_ path: Path) { Compositor.append(path, to: cr) }
+
+    /// A Path as cairo's current path (quads raised to cubics).
+    static func append(_ path: Path, to cr: OpaquePointer) {
+        var current = Point(0, 0)
+        for e in path.elements {
+            switch e {
+            case .move(let p): cairo_move_to(cr, p.x, p.y); current = p
+            case .line(let p): cairo_line_to(cr, p.x, p.y); current = p
+            case .quad(let c, let p):
+                let c1 = Point(current.x + 2 / 3 * (c.x - current.x), current.y + 2 / 3 * (c.y - current.y))
+                let c2 = Point(p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y))
+                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y); current = p
+            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y); current = p
+            case .close:
+                cairo_close_path(cr)
+                var x = 0.0, y = 0.0
+                if cairo_has_current_point(cr) != 0 { cairo_get_current_point(cr, &x, &y); current = Point(x, y) }
+            }
+        }
+    }
+
+    // MARK: extents
+
+    /// What a layer can draw, in its own space: bounds, placed contents and
+    /// sublayers (clipped by masksToBounds), plus its shadow; nil when a
+    /// perspective sublayer makes it unknown.
+    func visualExtent(of layer: Layer, depth: Int = 0) -> Rect? {
+        var r = layer.bounds.standardized
+        if let placed = contentsPlacement(layer) { r = r.union(placed) }
+        if !layer.masksToBounds {
+            guard depth < 64 else { return nil }
+            let space = layer.sublayerSpaceAffine
+            for s in layer.sublayers where !s.hidden {
+                guard let m = s.affineToSuperlayer(parentSpace: space), let e = visualExtent(of: s, depth: depth + 1) else { return nil }
+                r = r.union(Rect.bounding(e.corners.map { m.apply($0) }))
+            }
+            if layer.transitionFrame != nil { r = r.union(layer.bounds) }
+        }
+        if depth > 0 && layer.castsShadow {
+            let grow = 3 * layer.shadowRadius + 1
+            let shadow = (layer.shadowPath.map { Compositor.pathBounds($0) } ?? r)
+                .offsetBy(layer.shadowOffset.width, layer.shadowOffset.height).insetBy(-grow, -grow)
+            r = r.union(shadow)
+        }
+        return r
+    }
+
+    static func pathBounds(_ p: Path) -> Rect {
+        var pts: [Point] = []
+        for e in p.elements {
+            switch e {
+            case .move(let q), .line(let q): pts.append(q)
+            case .quad(let a, let b): pts += [a, b]
+            case .cubic(let a, let b, let c): pts += [a, b, c]
+            case .close: break
+            }
+        }
+        return Rect.bounding(pts)
+    }
+}

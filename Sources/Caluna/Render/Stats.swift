@@ -1,0 +1,57 @@
+/// What the last frame cost (chapters 12–15 measure these). Counters cover
+/// the work since the previous frame's stats were taken — the display pass
+/// of the steps since, and the last render; gauges describe the tree now.
+public struct FrameStats: Sendable, Equatable {
+    // render
+    public var layersVisited = 0
+    public var layersDrawn = 0
+    public var offscreenPasses = 0
+    /// Pixels of every offscreen buffer the render allocated.
+    public var offscreenPixels = 0
+    public var rasterCacheHits = 0
+    public var rasterCacheMisses = 0
+    // display
+    public var drawCallbacks = 0
+    /// Backing-store pixels redrawn (a dirty rect counts only its own pixels).
+    public var dirtyPixels = 0
+    public var imagesDecoded = 0
+    // gauges (bytes; each image counted once however many layers share it)
+    public var rasterCacheBytes = 0
+    public var backingStoreBytes = 0
+    public var imageBytes = 0
+
+    public init() {}
+
+    /// Name → value, in a stable order (for Lua, C and `caluna run --stats`).
+    public var fields: [(String, Int)] {
+        [("layersVisited", layersVisited), ("layersDrawn", layersDrawn), ("offscreenPasses", offscreenPasses),
+         ("offscreenPixels", offscreenPixels), ("rasterCacheHits", rasterCacheHits),
+         ("rasterCacheMisses", rasterCacheMisses), ("drawCallbacks", drawCallbacks), ("dirtyPixels", dirtyPixels),
+         ("imagesDecoded", imagesDecoded), ("rasterCacheBytes", rasterCacheBytes),
+         ("backingStoreBytes", backingStoreBytes), ("imageBytes", imageBytes)]
+    }
+}
+
+extension Engine {
+    /// The image memory the model tree holds now: backing stores and images
+    /// (by identity, so a shared image counts once) and raster caches.
+    func measureMemory(into s: inout FrameStats) {
+        var seen = Set<ObjectIdentifier>()
+        var stores = 0, images = 0, caches = 0
+        var stack: [Layer] = [root]
+        while let l = stack.popLast() {
+            if let img = l.contents, seen.insert(ObjectIdentifier(img)).inserted {
+                if img.isBackingStore { stores += img.byteCount } else { images += img.byteCount }
+            }
+            if let c = l.presentationLayer?.rasterCache { caches += c.image.byteCount }
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.maskLayer { stack.append(m) }
+        }
+        s.backingStoreBytes = stores
+        s.imageBytes = images
+        s.rasterCacheBytes = caches
+    }
+
+    /// Counts an image decoded on this engine's behalf (Lua and C loaders).
+    public func noteImageDecoded() { pendingStats.imagesDecoded += 1 }
+}
