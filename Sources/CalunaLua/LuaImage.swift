@@ -17,7 +17,27 @@ import Caluna
 enum LuaImage {
     static let metatable = "caluna.Image"
 
+    /// Proxies by image (weak values): the same Lua object comes back for
+    /// the same Image, as for layers, so `layer.contents == sheet` holds.
+    static let cacheKey = "caluna.Image.proxies"
+
     static func push(_ L: OpaquePointer, _ image: Image) {
+        guard lua_getfield(L, registryIndex, LuaImage.cacheKey) == LUA_TTABLE else {
+            L.pop()
+            return pushNew(L, image)
+        }
+        let key = Unmanaged.passUnretained(image).toOpaque()
+        lua_pushlightuserdata(L, key)
+        if lua_rawget(L, -2) == LUA_TUSERDATA { calu_remove(L, -2); return }
+        L.pop()
+        pushNew(L, image)                        // cache, proxy
+        lua_pushlightuserdata(L, key)
+        lua_pushvalue(L, -2)
+        lua_rawset(L, -4)                        // cache[key] = proxy
+        calu_remove(L, -2)
+    }
+
+    private static func pushNew(_ L: OpaquePointer, _ image: Image) {
         RetainedUserdata.push(L, image)
         luaL_setmetatable(L, LuaImage.metatable)
     }
@@ -32,6 +52,12 @@ enum LuaImage {
     }
 
     static func register(_ L: OpaquePointer) {
+        calu_newtable(L)
+        calu_newtable(L)
+        L.push("v")
+        L.setField(-2, "__mode")
+        lua_setmetatable(L, -2)
+        lua_setfield(L, registryIndex, LuaImage.cacheKey)
         guard luaL_newmetatable(L, LuaImage.metatable) != 0 else { L.pop(); return }
         L.setFunction(-1, "__gc", { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaImage.metatable), as: Image.self)
@@ -126,6 +152,7 @@ enum LuaImage {
         let a = Args(L: L, api: "Image.load")
         let path = try a.string(1)
         LuaImage.push(L, try prefixed(a.api) { try Image.load(path: path) })
+        try LuaBinding.of(L).engine.noteImageDecoded()
         return 1
     } }
 
@@ -133,6 +160,7 @@ enum LuaImage {
         let a = Args(L: L, api: "Image.fromData")
         let data = try LuaImage.bytes(a, 1)
         LuaImage.push(L, try prefixed(a.api) { try Image.decode(data, name: "image data") })
+        try LuaBinding.of(L).engine.noteImageDecoded()
         return 1
     } }
 

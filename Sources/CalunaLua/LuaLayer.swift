@@ -164,6 +164,10 @@ enum LuaLayer {
         let layer = try LuaLayer.arg(a, 1)
         guard let key = L.string(2) else { throw a.fail(2, "a property or method name") }
         let binding = try LuaBinding.of(L)
+        if key == "contents", layer.contents == nil, let foreign = layer.foreignContents as? LuaRef {
+            foreign.push(L)
+            return 1
+        }
         if let prop = LayerProperties.named(key) {
             LuaValues.push(L, prop.get(layer), binding: binding)
             return 1
@@ -220,6 +224,7 @@ enum LuaLayer {
         // Anything but an image shows nothing, as in Core Animation (spec F6, D13).
         if key == "contents", lua_type(L, v) > LUA_TNIL, LuaImage.get(L, v) == nil {
             try LayerProperties.resolve("contents").set(layer, .null)
+            layer.foreignContents = LuaRef(L, v, binding: binding)
             return
         }
         if let prop = LayerProperties.named(key) {

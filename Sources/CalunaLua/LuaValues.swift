@@ -86,7 +86,8 @@ enum LuaValues {
             v = try color(L, idx, what: what).map(Value.color)
         case .transform: v = LuaTransform.get(L, idx).map(Value.transform)
         case .image: v = LuaImage.get(L, idx).map(Value.image)
-        case .null, .path, .array: v = nil
+        case .path: v = LuaPath.get(L, idx).map(Value.path)
+        case .null, .array: v = nil
         }
         guard let v else { throw mismatch(L, idx, kind, what) }
         if allowsInfinity, v == .number(.infinity) { return v }

@@ -4,6 +4,9 @@ import Glibc
 let allBenchmarks: [Benchmark.Type] = [
     SolidLayers.self,
     AnimatedLayers.self,
+    RoundedClips.self,
+    ShadowPaths.self,
+    RasterCacheFrames.self,
 ]
 
 let usage = """

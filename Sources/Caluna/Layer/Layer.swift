@@ -109,6 +109,10 @@ public final class Layer {
         return actionStore
     }
 
+    /// A binding's non-image `contents` value (Core Animation keeps any
+    /// object and shows nothing, spec D13); cleared when contents changes.
+    public var foreignContents: AnyObject? = nil
+
     // MARK: display state (LayerDisplay.swift)
     /// What setNeedsDisplay marked (points; `wholeLayer` for all); nil when clean.
     var displayDirty: Rect? = nil
@@ -172,7 +176,7 @@ public final class Layer {
     public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; changed("allowsEdgeAntialiasing") } }
     public var name: String? { get { state.name } set { state.name = newValue; changed("name") } }
     public var timing: MediaTiming { get { state.timing } set { state.timing = newValue; markNeedsCommit() } }
-    public var contents: Image? { get { state.contents } set { state.contents = newValue; changed("contents") } }
+    public var contents: Image? { get { state.contents } set { state.contents = newValue; foreignContents = nil; changed("contents") } }
     public var contentsGravity: ContentsGravity { get { state.contentsGravity } set { state.contentsGravity = newValue; changed("contentsGravity") } }
     public var contentsScale: Double { get { state.contentsScale } set { state.contentsScale = newValue; changed("contentsScale") } }
     public var contentsRect: Rect { get { state.contentsRect } set { state.contentsRect = newValue; changed("contentsRect") } }
