@@ -65,6 +65,8 @@ public final class LuaHost {
             L.rawField(-1, "caluna")
             calu_remove(L, -2)
             try call(nargs: 1, nresults: 0)
+            lua_pushboolean(L, 1)
+            lua_setfield(L, registryIndex, LuaImage.sandboxedKey)
             calu_set_instruction_budget(L, sb.instructionLimit)
         } else {
             lua_getglobal(L, "package")

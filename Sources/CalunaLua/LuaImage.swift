@@ -51,6 +51,15 @@ enum LuaImage {
         return img
     }
 
+    /// Untrusted scripts (LuaHost's sandbox) read and write no files.
+    static let sandboxedKey = "caluna.sandboxed"
+    static func checkFileAccess(_ L: OpaquePointer, _ api: String) throws {
+        defer { L.pop() }
+        if lua_getfield(L, registryIndex, LuaImage.sandboxedKey) != LUA_TNIL {
+            throw CalunaError(.notSupported, "\(api): files are not available in the sandbox (use ca.Image.fromData or fromPixels)")
+        }
+    }
+
     static func register(_ L: OpaquePointer) {
         calu_newtable(L)
         calu_newtable(L)
@@ -100,6 +109,7 @@ enum LuaImage {
 
     static let write: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Image:write")
+        try LuaImage.checkFileAccess(L, a.api)
         try LuaImage.arg(a, 1).writePNG(to: try a.string(2))
         lua_pushvalue(L, 1)
         return 1
@@ -118,6 +128,7 @@ enum LuaImage {
 
     static let writeJPEG: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Image:writeJPEG")
+        try LuaImage.checkFileAccess(L, a.api)
         let img = try LuaImage.arg(a, 1)
         let path = try a.string(2)
         let quality = try a.isNil(3) ? 90 : LuaImage.whole(a, 3, "quality")
@@ -150,6 +161,7 @@ enum LuaImage {
 
     static let load: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Image.load")
+        try LuaImage.checkFileAccess(L, a.api)
         let path = try a.string(1)
         LuaImage.push(L, try prefixed(a.api) { try Image.load(path: path) })
         try LuaBinding.of(L).engine.noteImageDecoded()

@@ -65,6 +65,12 @@ printf 'local f = io.open("/etc/passwd")\n' > "$tmp/io.lua"
 check "--sandbox has no io library" '[ $rc -ne 0 ] && grep -q "io.lua:1: attempt to index a nil value (global .io.)" "$tmp/err"' "$(cat "$tmp/err")"
 "$cli" run "$tmp/io.lua" -o "$tmp/io/" -q; rc=$?
 check "without --sandbox the same script runs" '[ $rc -eq 0 ]'
+printf 'local ca = require "caluna"\nlocal img = ca.Image.load("/etc/passwd")\n' > "$tmp/img.lua"
+"$cli" run "$tmp/img.lua" -o "$tmp/img/" --sandbox 2>"$tmp/err"; rc=$?
+check "--sandbox reads no files through ca.Image.load" '[ $rc -ne 0 ] && grep -q "files are not available in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
+printf 'local ca = require "caluna"\nca.Image.fromPixels(1, 1, "abcd"):write("/tmp/caluna-sandbox-escape.png")\n' > "$tmp/imgw.lua"
+"$cli" run "$tmp/imgw.lua" -o "$tmp/imgw/" --sandbox 2>"$tmp/err"; rc=$?
+check "--sandbox writes no files through Image:write" '[ $rc -ne 0 ] && grep -q "files are not available in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
 printf 'local ca = require "caluna"\nwhile true do end\n' > "$tmp/spin.lua"
 "$cli" run "$tmp/spin.lua" -o "$tmp/spin/" --sandbox --instruction-limit 100000 2>"$tmp/err"; rc=$?
 check "--sandbox stops an endless loop" '[ $rc -ne 0 ] && grep -q "instruction budget exhausted" "$tmp/err"' "$(cat "$tmp/err")"
