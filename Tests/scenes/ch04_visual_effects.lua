@@ -918,3 +918,40 @@ T.test("README example examples/effects.lua: group opacity off vs shouldRasteriz
   T.pixel(img, 460, 315, {149 / 255, 150 / 255, 160 / 255}, 3, "right label fades with its button")
   T.golden(img, "ch04/effects_example")
 end, { size = {640, 460}, scale = 2 })
+
+---------------------------------------------------------------------------
+-- Masks as layers in time and layout (Apple: a mask is hosted by its owner)
+
+T.test("F77 an animated mask moves the visible part; its animation runs in the owner's time", function()
+  ca.root.backgroundColor = white
+  local owner = ca.Layer{ frame = {0, 0, 200, 100}, backgroundColor = red }
+  local m = ca.Layer{ frame = {0, 0, 50, 100}, backgroundColor = black }
+  owner.mask = m
+  owner.speed = 2                                 -- the owner's time runs twice as fast
+  ca.root:addSublayer(owner)
+  m:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 25, toValue = 175, duration = 2 }, "slide")
+  ca.render()
+  T.pixel(ca.render(), 25, 50, red, 3, "at t = 0 the mask covers the left")
+  ca.step(0.5)                                    -- owner time 1.0: half way, the mask spans 75…125
+  local img = ca.render()
+  T.pixel(img, 100, 50, red, 3, "the mask moved to the middle")
+  T.pixel(img, 25, 50, white, 3, "the left is cut away now")
+  T.pixel(img, 175, 50, white)
+  T.falsy(m.superlayer, "the mask still has no superlayer")
+end, { size = {200, 100} })
+
+T.test("a mask's sublayers are laid out (its layoutSublayers runs in the owner's pass)", function()
+  local owner = ca.Layer{ frame = {0, 0, 100, 100}, backgroundColor = red }
+  local m = ca.Layer{ frame = {0, 0, 100, 100} }
+  local part = ca.Layer{ backgroundColor = black }
+  m:addSublayer(part)
+  local calls = 0
+  m.layoutSublayers = function(layer) calls = calls + 1; part.frame = {0, 0, layer.bounds.width / 2, 100} end
+  owner.mask = m
+  ca.root:addSublayer(owner)
+  m:setNeedsLayout()
+  local img = ca.render()
+  T.eq(calls, 1)
+  T.pixel(img, 25, 50, red, 3, "the laid-out half shows")
+  T.pixel(img, 75, 50, {0, 0, 0, 0}, 3, "the other half is cut away (transparent root)")
+end, { size = {100, 100} })

@@ -70,6 +70,8 @@ extension Layer {
         c.transitionFrame = transitionFrame
         c.sublayers = sublayers.map { $0.snapshotTree() }
         for s in c.sublayers { s.superlayer = c }
+        c.maskLayer = maskLayer?.snapshotTree()
+        c.maskLayer?.maskOwner = c
         return c
     }
 }

@@ -8,10 +8,10 @@ extension Layer {
     }
 
     func propagateNeedsLayoutUp() {
-        var l = superlayer
+        var l = hostLayer
         while let cur = l, !cur.descendantNeedsLayout {
             cur.descendantNeedsLayout = true
-            l = cur.superlayer
+            l = cur.hostLayer
         }
     }
 
@@ -33,6 +33,7 @@ extension Layer {
         for sub in sublayers where sub.needsLayout || sub.descendantNeedsLayout {
             sub.layoutPass(&errors)
         }
+        if let m = maskLayer, m.needsLayout || m.descendantNeedsLayout { m.layoutPass(&errors) }
     }
 
     /// CALayer's layoutSublayers: asks the delegate (there is no layout manager).
