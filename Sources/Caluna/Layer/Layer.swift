@@ -22,6 +22,20 @@ public struct LayerState: Equatable {
     public var allowsEdgeAntialiasing = true
     public var name: String? = nil
 
+    /// Contents and effects (ch.2, ch.4), boxed: most layers never set
+    /// them, and presentation copies (one per animated layer and frame)
+    /// then copy one reference instead of all of them.
+    public var appearance = LayerAppearance.shared
+
+    // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
+    // superlayer's time to its own, for its animations and its sublayers'.
+    public var timing = MediaTiming()
+}
+
+/// The contents and visual-effect properties of a layer (defaults here).
+public struct LayerAppearance: Equatable {
+    /// The defaults, shared until a layer changes one (copy on write).
+    static let shared = Boxed(LayerAppearance())
     // MARK: contents (ch.2, ContentsDrawing.swift)
     public var contents: Image? = nil
     public var contentsGravity = ContentsGravity.resize
@@ -51,10 +65,20 @@ public struct LayerState: Equatable {
     public var shadowPath: Path? = nil
     public var shouldRasterize = false
     public var rasterizationScale = 1.0
+}
 
-    // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
-    // superlayer's time to its own, for its animations and its sublayers'.
-    public var timing = MediaTiming()
+/// A value behind a reference, copied on write: cheap to copy while shared.
+public struct Boxed<T: Equatable>: Equatable {
+    private final class Box { var value: T; init(_ v: T) { value = v } }
+    private var box: Box
+    public init(_ v: T) { box = Box(v) }
+    public var value: T {
+        get { box.value }
+        set {
+            if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
+        }
+    }
+    public static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.value == b.box.value }
 }
 
 /// Core Animation's CALayer: a rectangle in a tree that holds content and
@@ -176,28 +200,28 @@ public final class Layer {
     public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; changed("allowsEdgeAntialiasing") } }
     public var name: String? { get { state.name } set { state.name = newValue; changed("name") } }
     public var timing: MediaTiming { get { state.timing } set { state.timing = newValue; markNeedsCommit() } }
-    public var contents: Image? { get { state.contents } set { state.contents = newValue; foreignContents = nil; changed("contents") } }
-    public var contentsGravity: ContentsGravity { get { state.contentsGravity } set { state.contentsGravity = newValue; changed("contentsGravity") } }
-    public var contentsScale: Double { get { state.contentsScale } set { state.contentsScale = newValue; changed("contentsScale") } }
-    public var contentsRect: Rect { get { state.contentsRect } set { state.contentsRect = newValue; changed("contentsRect") } }
-    public var contentsCenter: Rect { get { state.contentsCenter } set { state.contentsCenter = newValue; changed("contentsCenter") } }
-    public var minificationFilter: ContentsFilter { get { state.minificationFilter } set { state.minificationFilter = newValue; changed("minificationFilter") } }
-    public var magnificationFilter: ContentsFilter { get { state.magnificationFilter } set { state.magnificationFilter = newValue; changed("magnificationFilter") } }
-    public var minificationFilterBias: Double { get { state.minificationFilterBias } set { state.minificationFilterBias = newValue; changed("minificationFilterBias") } }
-    public var isOpaque: Bool { get { state.isOpaque } set { state.isOpaque = newValue; changed("opaque") } }
-    public var needsDisplayOnBoundsChange: Bool { get { state.needsDisplayOnBoundsChange } set { state.needsDisplayOnBoundsChange = newValue; changed("needsDisplayOnBoundsChange") } }
-    public var drawsAsynchronously: Bool { get { state.drawsAsynchronously } set { state.drawsAsynchronously = newValue; changed("drawsAsynchronously") } }
-    public var cornerRadius: Double { get { state.cornerRadius } set { state.cornerRadius = newValue; changed("cornerRadius") } }
-    public var maskedCorners: CornerMask { get { state.maskedCorners } set { state.maskedCorners = newValue; changed("maskedCorners") } }
-    public var borderWidth: Double { get { state.borderWidth } set { state.borderWidth = newValue; changed("borderWidth") } }
-    public var borderColor: Color? { get { state.borderColor } set { state.borderColor = newValue; changed("borderColor") } }
-    public var shadowColor: Color? { get { state.shadowColor } set { state.shadowColor = newValue; changed("shadowColor") } }
-    public var shadowOpacity: Double { get { state.shadowOpacity } set { state.shadowOpacity = newValue; changed("shadowOpacity") } }
-    public var shadowOffset: Size { get { state.shadowOffset } set { state.shadowOffset = newValue; changed("shadowOffset") } }
-    public var shadowRadius: Double { get { state.shadowRadius } set { state.shadowRadius = newValue; changed("shadowRadius") } }
-    public var shadowPath: Path? { get { state.shadowPath } set { state.shadowPath = newValue; changed("shadowPath") } }
-    public var shouldRasterize: Bool { get { state.shouldRasterize } set { state.shouldRasterize = newValue; changed("shouldRasterize") } }
-    public var rasterizationScale: Double { get { state.rasterizationScale } set { state.rasterizationScale = newValue; changed("rasterizationScale") } }
+    public var contents: Image? { get { state.appearance.value.contents } set { state.appearance.value.contents = newValue; foreignContents = nil; changed("contents") } }
+    public var contentsGravity: ContentsGravity { get { state.appearance.value.contentsGravity } set { state.appearance.value.contentsGravity = newValue; changed("contentsGravity") } }
+    public var contentsScale: Double { get { state.appearance.value.contentsScale } set { state.appearance.value.contentsScale = newValue; changed("contentsScale") } }
+    public var contentsRect: Rect { get { state.appearance.value.contentsRect } set { state.appearance.value.contentsRect = newValue; changed("contentsRect") } }
+    public var contentsCenter: Rect { get { state.appearance.value.contentsCenter } set { state.appearance.value.contentsCenter = newValue; changed("contentsCenter") } }
+    public var minificationFilter: ContentsFilter { get { state.appearance.value.minificationFilter } set { state.appearance.value.minificationFilter = newValue; changed("minificationFilter") } }
+    public var magnificationFilter: ContentsFilter { get { state.appearance.value.magnificationFilter } set { state.appearance.value.magnificationFilter = newValue; changed("magnificationFilter") } }
+    public var minificationFilterBias: Double { get { state.appearance.value.minificationFilterBias } set { state.appearance.value.minificationFilterBias = newValue; changed("minificationFilterBias") } }
+    public var isOpaque: Bool { get { state.appearance.value.isOpaque } set { state.appearance.value.isOpaque = newValue; changed("opaque") } }
+    public var needsDisplayOnBoundsChange: Bool { get { state.appearance.value.needsDisplayOnBoundsChange } set { state.appearance.value.needsDisplayOnBoundsChange = newValue; changed("needsDisplayOnBoundsChange") } }
+    public var drawsAsynchronously: Bool { get { state.appearance.value.drawsAsynchronously } set { state.appearance.value.drawsAsynchronously = newValue; changed("drawsAsynchronously") } }
+    public var cornerRadius: Double { get { state.appearance.value.cornerRadius } set { state.appearance.value.cornerRadius = newValue; changed("cornerRadius") } }
+    public var maskedCorners: CornerMask { get { state.appearance.value.maskedCorners } set { state.appearance.value.maskedCorners = newValue; changed("maskedCorners") } }
+    public var borderWidth: Double { get { state.appearance.value.borderWidth } set { state.appearance.value.borderWidth = newValue; changed("borderWidth") } }
+    public var borderColor: Color? { get { state.appearance.value.borderColor } set { state.appearance.value.borderColor = newValue; changed("borderColor") } }
+    public var shadowColor: Color? { get { state.appearance.value.shadowColor } set { state.appearance.value.shadowColor = newValue; changed("shadowColor") } }
+    public var shadowOpacity: Double { get { state.appearance.value.shadowOpacity } set { state.appearance.value.shadowOpacity = newValue; changed("shadowOpacity") } }
+    public var shadowOffset: Size { get { state.appearance.value.shadowOffset } set { state.appearance.value.shadowOffset = newValue; changed("shadowOffset") } }
+    public var shadowRadius: Double { get { state.appearance.value.shadowRadius } set { state.appearance.value.shadowRadius = newValue; changed("shadowRadius") } }
+    public var shadowPath: Path? { get { state.appearance.value.shadowPath } set { state.appearance.value.shadowPath = newValue; changed("shadowPath") } }
+    public var shouldRasterize: Bool { get { state.appearance.value.shouldRasterize } set { state.appearance.value.shouldRasterize = newValue; changed("shouldRasterize") } }
+    public var rasterizationScale: Double { get { state.appearance.value.rasterizationScale } set { state.appearance.value.rasterizationScale = newValue; changed("rasterizationScale") } }
 
     private func boundsChanged() {
         guard !isPresentation else { return }

@@ -202,11 +202,12 @@ extension Engine {
                 animatedLayerIDs.remove(ObjectIdentifier(l))
                 continue
             }
-            if let s = l.hostLayer, s !== lastParent {
+            let host = l.hostLayer
+            if let s = host, s !== lastParent {
                 lastParent = s
                 lastParentTime = s.localTime(atMediaTime: now)
             }
-            let local = l.timing.localTime(fromParent: l.hostLayer == nil ? now : lastParentTime)
+            let local = l.timing.localTime(fromParent: host == nil ? now : lastParentTime)
             var i = 0
             while i < l.attachedAnimations.count {
                 var a = l.attachedAnimations[i]
