@@ -42,13 +42,16 @@
  *                root, so the whole tree under it lives). When nothing holds a layer any
  *                more it dies, with its sublayers that nothing else holds, and its id
  *                becomes stale.
- *              - Animations, display links and timers are ids of the same shape; their
- *                ownership is described with their functions below.
+ *              - Animations, display links, timers, images (ABI 1.3) and drawing contexts
+ *                (ABI 1.3) are ids of the same shape; their ownership is described with
+ *                their functions below.
  *              - A `user` pointer you give with a caluna_release_callback (actions, action
- *                delegates, transaction completions) is the engine's to hold until it lets
- *                go; then it calls release(user) exactly once (see "Layer actions").
+ *                delegates, transaction completions, draw callbacks) is the engine's to hold
+ *                until it lets go; then it calls release(user) exactly once (see "Layer
+ *                actions").
  *              - Strings caluna returns (caluna_last_error, string values of caluna_layer_get)
- *                belong to the engine; they stay valid until the next call on that engine.
+ *                and the elements of PATH values it returns belong to the engine; they stay
+ *                valid until the next call on that engine.
  *                Strings you pass in are copied; you keep ownership.
  *
  * Threading. One engine is used by one thread at a time; separate engines may be used on
@@ -94,8 +97,14 @@ extern "C" {
  *         engine (see "Display links and timers").
  *    1.2  transactions (caluna_transaction_*), layer actions (caluna_layer_set_action,
  *         the style chain, action delegates, caluna_layer_action_for_key,
- *         caluna_default_action_for_key), the "Transition" animation class. */
-#define CALUNA_ABI_MINOR_VERSION 2
+ *         caluna_default_action_for_key), the "Transition" animation class.
+ *    1.3  images (caluna_image_*), IMAGE and PATH values, contents and visual effects
+ *         (contents*, cornerRadius, border*, shadow*, shouldRasterize … by key path;
+ *         caluna_layer_set_shadow_path, caluna_layer_set_mask), display and draw callbacks
+ *         (caluna_layer_display …, caluna_layer_set_draw_callback), drawing contexts
+ *         (caluna_context_*), caluna_layer_render_in_context, caluna_layer_snapshot,
+ *         caluna_engine_stats. */
+#define CALUNA_ABI_MINOR_VERSION 3
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -120,12 +129,13 @@ typedef enum caluna_status {
     CALUNA_ERR_UNKNOWN_KEY = 2,
     /** A value of the wrong type for the key (e.g. a STRING for "opacity"). */
     CALUNA_ERR_TYPE_MISMATCH = 3,
-    /** A real Core Animation feature caluna does not do yet (e.g. "cornerRadius" today),
-     *  a value type reserved for a later version (IMAGE, PATH). */
+    /** A real Core Animation feature caluna does not do yet (e.g. "filters"), a value this
+     *  ABI cannot return (an array). */
     CALUNA_ERR_NOT_SUPPORTED = 4,
-    /** An id (layer, animation, display link, timer) that is 0, dead, belongs to another
-     *  engine, or names another kind of object (a layer id given as an animation); an
-     *  engine pointer that was destroyed (or never was an engine). */
+    /** An id (layer, animation, display link, timer, image, drawing context) that is 0,
+     *  dead, belongs to another engine, or names another kind of object (a layer id given
+     *  as an animation); a drawing context used outside its draw callback; an engine
+     *  pointer that was destroyed (or never was an engine). */
     CALUNA_ERR_STALE_HANDLE = 5,
     /** An illegal tree operation: a cycle, the root as a sublayer, a sibling that is not a
      *  sublayer, two layers of different trees in a conversion. */
@@ -168,6 +178,9 @@ typedef struct caluna_engine caluna_engine;
 
 /** A layer id: engine tag, generation and slot. 0 means "no layer". */
 typedef uint64_t caluna_layer;
+
+/** An image id (ABI 1.3; see "Images"). 0 means "no image". */
+typedef uint64_t caluna_image;
 
 /** Options for caluna_engine_create. Start from caluna_engine_options_default(). */
 typedef struct caluna_engine_options {
@@ -384,6 +397,24 @@ caluna_status caluna_layer_find(caluna_engine *e, const char *name, caluna_layer
 /* Properties by key path                                                                   */
 /* ---------------------------------------------------------------------------------------- */
 
+/** The kinds of caluna_path_element (ABI 1.1; PATH values and layer paths from ABI 1.3). */
+typedef enum caluna_path_element_type {
+    CALUNA_PATH_MOVE = 0,  /* points[0]: a new subpath starts there */
+    CALUNA_PATH_LINE = 1,  /* points[0]: a line to it */
+    CALUNA_PATH_QUAD = 2,  /* points[0] control, points[1] end: a quadratic Bézier */
+    CALUNA_PATH_CUBIC = 3, /* points[0], points[1] controls, points[2] end: a cubic Bézier */
+    CALUNA_PATH_CLOSE = 4  /* no points: a line back to the subpath's start */
+} caluna_path_element_type;
+
+/** One element of a path (CGPathElement), in points. Unused points are ignored (zero on
+ *  output). */
+typedef struct caluna_path_element {
+    caluna_path_element_type type;
+    struct { double x, y; } points[3];
+} caluna_path_element;
+
+typedef char caluna_path_element_layout_check_[(sizeof(caluna_path_element) == 56 && offsetof(caluna_path_element, points) == 8) ? 1 : -1];
+
 /** The type tag of a caluna_value. */
 typedef enum caluna_value_type {
     CALUNA_TYPE_NIL = 0,       /* no value (a nullable property: backgroundColor, name) */
@@ -395,11 +426,21 @@ typedef enum caluna_value_type {
     CALUNA_TYPE_RECT = 6,      /* u.rect, points */
     CALUNA_TYPE_COLOR = 7,     /* u.color: sRGB 0…1, straight alpha */
     CALUNA_TYPE_TRANSFORM = 8, /* u.transform: CATransform3D m11 m12 … m44 in row order */
-    CALUNA_TYPE_IMAGE = 9,     /* reserved for a later ABI: NOT_SUPPORTED today */
-    CALUNA_TYPE_PATH = 10      /* reserved for a later ABI: NOT_SUPPORTED today */
+    CALUNA_TYPE_IMAGE = 9,     /* u.image: an image id (ABI 1.3; "contents") */
+    CALUNA_TYPE_PATH = 10      /* u.path: count path elements, points (ABI 1.3; "shadowPath") */
 } caluna_value_type;
 
-/** A tagged value. Only the union member named by `type` is meaningful. */
+/** A tagged value. Only the union member named by `type` is meaningful.
+ *
+ *  IMAGE (ABI 1.3). As input, u.image is a live image id of the same engine (0, dead or
+ *  foreign: STALE_HANDLE; use NIL for "no image"); whatever stores the value (a layer's
+ *  contents, an animation's values, a tag) holds the image from then on. As output it is
+ *  a BORROWED id: valid while something holds the image (see "Images").
+ *  PATH (ABI 1.3). As input, u.path.elements points to u.path.count elements (0…2^20;
+ *  elements may be NULL when count is 0: an empty path), copied; coordinates must be
+ *  finite and within ±1e9 (properties check their own range, ±1e8 points for a layer's).
+ *  As output, elements point into an engine-owned buffer valid until the next call on the
+ *  engine (like strings). */
 typedef struct caluna_value {
     caluna_value_type type;
     union {
@@ -411,6 +452,8 @@ typedef struct caluna_value {
         struct { double r, g, b, a; } color;
         double transform[16];
         const char *string;
+        caluna_image image;
+        struct { const caluna_path_element *elements; size_t count; } path;
     } u;
 } caluna_value;
 
@@ -495,6 +538,22 @@ static inline caluna_value caluna_transform_identity(void) {
     v.u.transform[0] = v.u.transform[5] = v.u.transform[10] = v.u.transform[15] = 1;
     return v;
 }
+/** An IMAGE value naming `image` (ABI 1.3). */
+static inline caluna_value caluna_image_value(caluna_image image) {
+    caluna_value v = caluna_nil();
+    v.type = CALUNA_TYPE_IMAGE;
+    v.u.image = image;
+    return v;
+}
+/** A PATH value over `count` elements (ABI 1.3); the elements are borrowed by the value
+ *  (caluna_layer_set copies them). */
+static inline caluna_value caluna_path_value(const caluna_path_element *elements, size_t count) {
+    caluna_value v = caluna_nil();
+    v.type = CALUNA_TYPE_PATH;
+    v.u.path.elements = elements;
+    v.u.path.count = count;
+    return v;
+}
 
 /** Sets a property by Core Animation key path: a key ("position", "backgroundColor",
  *  "frame", "transform", "name" …) or a component of one ("position.x", "bounds.size",
@@ -502,20 +561,25 @@ static inline caluna_value caluna_transform_identity(void) {
  *  POINT (origin) or SIZE (size). Nullable properties (backgroundColor, name) take NIL.
  *  Key names and the value rules come from the engine's property table (the same one Lua
  *  uses). Colours take COLOR only (convert names and "#rrggbb" yourself).
+ *  From ABI 1.3 the contents and effect keys work too (see "Contents and visual effects"):
+ *  "contents" takes an IMAGE (or NIL), "shadowPath" a PATH (or NIL).
  *  Status: OK; INVALID_ARGUMENT (key_path or value NULL, NaN or ∞ anywhere in the value, a
  *  NULL or non-UTF-8 string, an unknown type tag, a value out of the property's range such
- *  as a negative bounds size or a coordinate beyond ±1e8); UNKNOWN_KEY (no such key or
- *  component); TYPE_MISMATCH (value of the wrong type); NOT_SUPPORTED (a Core Animation key
- *  caluna does not do yet, e.g. "cornerRadius"; IMAGE/PATH values); STALE_HANDLE. */
+ *  as a negative bounds size or a coordinate beyond ±1e8, more than 2^20 path elements);
+ *  UNKNOWN_KEY (no such key or component; "mask", which has its own call); TYPE_MISMATCH
+ *  (value of the wrong type); NOT_SUPPORTED (a Core Animation key caluna does not do yet,
+ *  e.g. "filters"); STALE_HANDLE (layer; an IMAGE value's image). A property change of a
+ *  committed layer runs its action (see "Layer actions"); "contents" fades by default. */
 caluna_status caluna_layer_set(caluna_engine *e, caluna_layer layer, const char *key_path,
                                const caluna_value *value);
 
 /** Reads a property by key path (same keys as caluna_layer_set) into *out. A STRING result
  *  points into an engine-owned buffer valid until the next call on the engine. A nullable
- *  property that is unset gives NIL. On failure *out is NIL.
+ *  property that is unset gives NIL. An IMAGE result ("contents", a drawn backing store
+ *  included) is a BORROWED image id; a PATH result's elements are engine-owned until the
+ *  next call. On failure *out is NIL.
  *  Status: OK; INVALID_ARGUMENT (key_path or out NULL); UNKNOWN_KEY; NOT_SUPPORTED (the key
- *  is not supported yet, or the value is of a type this ABI cannot return yet: IMAGE, PATH);
- *  STALE_HANDLE. */
+ *  is not supported yet); STALE_HANDLE. */
 caluna_status caluna_layer_get(caluna_engine *e, caluna_layer layer, const char *key_path,
                                caluna_value *out);
 
@@ -698,7 +762,8 @@ caluna_status caluna_animation_is_attached(caluna_engine *e, caluna_animation an
  *  animation is attached (read-only)); UNKNOWN_KEY (no such key for this class, also
  *  "delegate"/"animations" which have their own calls; a keyPath that is not a layer key
  *  path); TYPE_MISMATCH (a value of the wrong type; a value not of the keyPath's type; a
- *  non-NIL value for an array key); NOT_SUPPORTED (IMAGE/PATH values); STALE_HANDLE. */
+ *  non-NIL value for an array key; a PATH for "path", which has its own call);
+ *  STALE_HANDLE (also an IMAGE value's image). */
 caluna_status caluna_animation_set(caluna_engine *e, caluna_animation anim, const char *key,
                                    const caluna_value *value);
 
@@ -737,7 +802,7 @@ caluna_status caluna_animation_get_numbers(caluna_engine *e, caluna_animation an
 /** Sets a KeyframeAnimation's "values": `count` caluna_values of the keyPath's type (POINT
  *  for "position", NUMBER for "position.y" …; NIL entries are refused). The values are
  *  copied (strings too). Status: as above; TYPE_MISMATCH (an entry of the wrong type, when
- *  the keyPath is set); NOT_SUPPORTED (IMAGE/PATH entries). */
+ *  the keyPath is set); STALE_HANDLE (an IMAGE entry's image). */
 caluna_status caluna_animation_set_values(caluna_engine *e, caluna_animation anim,
                                           const caluna_value *values, int32_t count);
 
@@ -778,24 +843,6 @@ caluna_status caluna_animation_set_timing_functions_named(caluna_engine *e, calu
 caluna_status caluna_animation_get_timing_functions(caluna_engine *e, caluna_animation anim,
                                                     double *out, int32_t capacity, int32_t *count);
 
-/** The kinds of caluna_path_element. */
-typedef enum caluna_path_element_type {
-    CALUNA_PATH_MOVE = 0,  /* points[0]: a new subpath starts there */
-    CALUNA_PATH_LINE = 1,  /* points[0]: a line to it */
-    CALUNA_PATH_QUAD = 2,  /* points[0] control, points[1] end: a quadratic Bézier */
-    CALUNA_PATH_CUBIC = 3, /* points[0], points[1] controls, points[2] end: a cubic Bézier */
-    CALUNA_PATH_CLOSE = 4  /* no points: a line back to the subpath's start */
-} caluna_path_element_type;
-
-/** One element of a path (CGPathElement), in points. Unused points are ignored (zero on
- *  output). */
-typedef struct caluna_path_element {
-    caluna_path_element_type type;
-    struct { double x, y; } points[3];
-} caluna_path_element;
-
-typedef char caluna_path_element_layout_check_[(sizeof(caluna_path_element) == 56 && offsetof(caluna_path_element, points) == 8) ? 1 : -1];
-
 /** Sets a KeyframeAnimation's "path" (it overrides "values"; the keyPath must be a POINT
  *  key path such as "position"; each drawn segment is one keyframe interval). Coordinates
  *  must be finite and within ±1e9. Status: as above; INVALID_ARGUMENT (an unknown element
@@ -810,8 +857,8 @@ caluna_status caluna_animation_get_path(caluna_engine *e, caluna_animation anim,
 /** Sets a free-form tag (Core Animation's setValue:forKey: on an animation; copies share
  *  the tags, so a delegate can read what you set before adding). `key` is any UTF-8
  *  string; NIL removes the tag. The value is copied (strings too).
- *  Status: OK; INVALID_ARGUMENT (key or value NULL, NaN/∞, attached); NOT_SUPPORTED
- *  (IMAGE/PATH); STALE_HANDLE. */
+ *  Status: OK; INVALID_ARGUMENT (key or value NULL, NaN/∞, attached); STALE_HANDLE (also an
+ *  IMAGE value's image). */
 caluna_status caluna_animation_set_tag(caluna_engine *e, caluna_animation anim, const char *key,
                                        const caluna_value *value);
 
@@ -1162,7 +1209,7 @@ caluna_status caluna_transaction_set_completion(caluna_engine *e, caluna_complet
  *  the same engine see NUMBER, BOOL and STRING values as numbers, booleans and strings.
  *  Status: OK; INVALID_ARGUMENT (key or value NULL, not UTF-8, NaN/∞, a value out of range
  *  such as a negative duration, an unknown timing function name); TYPE_MISMATCH (a value of
- *  the wrong type for a Core Animation key); NOT_SUPPORTED (IMAGE/PATH); STALE_HANDLE. */
+ *  the wrong type for a Core Animation key); STALE_HANDLE (also an IMAGE value's image). */
 caluna_status caluna_transaction_set_value(caluna_engine *e, const char *key, const caluna_value *value);
 
 /** +valueForKey: — the innermost value of `key` (NIL when no transaction set it, except the
@@ -1319,6 +1366,484 @@ caluna_status caluna_layer_action_for_key(caluna_engine *e, caluna_layer layer, 
  *  function, else 0.25 s on "default"), a new OWNED fade Transition for "contents", else
  *  CONTINUE. Status: OK; INVALID_ARGUMENT (key or out NULL, not UTF-8); STALE_HANDLE. */
 caluna_status caluna_default_action_for_key(caluna_engine *e, const char *key, caluna_action *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Images (ABI 1.3)                                                                         */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * A caluna_image is a bitmap of width × height pixels (premultiplied sRGB, 8 bits per
+ * channel, no colour management): what a layer's "contents" shows and what a draw callback
+ * or a snapshot makes. Images do not change once made — except a layer's drawn backing store,
+ * which a display of a dirty rectangle redraws in place. At most 16384 pixels per side and
+ * 2^27 pixels in all; neither side 0.
+ *
+ * Ids. caluna_image is a 64-bit id like caluna_layer (engine tag, generation, kind, slot;
+ * 0 = none). An id that is dead, belongs to another engine or names another kind of object
+ * is CALUNA_ERR_STALE_HANDLE, never a crash. Images of one engine cannot be used in another.
+ *
+ * Ownership.
+ *   - caluna_image_load_file, caluna_image_load_data, caluna_image_from_pixels and
+ *     caluna_layer_snapshot return an OWNED reference: the image lives at least until you
+ *     call caluna_image_release (once per load/make/snapshot/retain).
+ *   - Image ids read back (an IMAGE value from caluna_layer_get of "contents" — a drawn
+ *     backing store too —, caluna_layer_get_presentation, an animation's value or tag) are
+ *     BORROWED: valid while something holds the image. caluna_image_retain keeps one.
+ *   - Whatever an IMAGE value is stored in holds the image: a layer's contents, an
+ *     animation's fromValue/toValue/values, a tag, a transaction value. You may release your
+ *     reference right after setting contents. Any number of layers may share one image; it
+ *     is decoded and stored once (caluna_engine_stats counts its bytes once).
+ *   - When nothing holds an image any more it is freed and its id becomes stale.
+ */
+
+/** Decodes a PNG or JPEG file (the format comes from the first bytes, never from the name):
+ *  every PNG libpng reads (grey, palette, 1…16 bits, alpha, interlaced) and baseline or
+ *  progressive JPEG (decoded opaque). *out is an OWNED reference. Counts in
+ *  caluna_stats.images_decoded.
+ *  Status: OK; INVALID_ARGUMENT (path or out NULL, path empty or not UTF-8, an image larger
+ *  than the limits above — checked from the header before any pixel is allocated); IO_ERROR
+ *  (missing or unreadable file, a directory or other non-regular file, empty, larger than
+ *  1 GiB, not a PNG or JPEG, corrupt or truncated data); OUT_OF_MEMORY; STALE_HANDLE. */
+caluna_status caluna_image_load_file(caluna_engine *e, const char *path, caluna_image *out);
+
+/** Decodes a PNG or JPEG file held in memory: `size` bytes at `data` (1 byte … 1 GiB; the
+ *  bytes are read during the call only). *out is an OWNED reference. Counts in
+ *  caluna_stats.images_decoded.
+ *  Status: OK; INVALID_ARGUMENT (data or out NULL, size 0 or larger than 1 GiB, not a PNG or
+ *  JPEG, corrupt or truncated data, an image larger than the limits); OUT_OF_MEMORY;
+ *  STALE_HANDLE. */
+caluna_status caluna_image_load_data(caluna_engine *e, const void *data, size_t size, caluna_image *out);
+
+/** Copies `width` × `height` pixels in `format` from `pixels`, `stride` bytes per row (rows
+ *  top to bottom; ≥ width × 4). The call reads stride × (height − 1) + width × 4 bytes.
+ *  STRAIGHT formats are premultiplied (rounded); in PREMULTIPLIED formats a colour channel
+ *  above its alpha is clamped to it. *out is an OWNED reference; the caller keeps `pixels`.
+ *  Status: OK; INVALID_ARGUMENT (pixels or out NULL, width or height ≤ 0 or beyond the
+ *  limits, stride too small, unknown format); OUT_OF_MEMORY; STALE_HANDLE. */
+caluna_status caluna_image_from_pixels(caluna_engine *e, int32_t width, int32_t height, int32_t stride,
+                                       caluna_pixel_format format, const void *pixels, caluna_image *out);
+
+/** One more owned reference. Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_image_retain(caluna_engine *e, caluna_image image);
+
+/** Drops one owned reference (from load, from_pixels, snapshot or retain). An image that
+ *  nothing else holds (no layer shows it) is freed; its id becomes stale.
+ *  Status: OK; INVALID_ARGUMENT (no owned reference left); STALE_HANDLE. */
+caluna_status caluna_image_release(caluna_engine *e, caluna_image image);
+
+/** The size in pixels. Status: OK; INVALID_ARGUMENT (a NULL pointer); STALE_HANDLE. */
+caluna_status caluna_image_size(caluna_engine *e, caluna_image image, int32_t *width, int32_t *height);
+
+/** The decoded bytes the image holds (its row stride × height; what caluna_stats counts).
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_image_byte_count(caluna_engine *e, caluna_image image, size_t *out);
+
+/** Copies the pixels into the caller-owned `buffer` in `format`, rows top to bottom,
+ *  `stride` bytes per row (≥ width × 4); `buffer_size` must be ≥ stride × height. Padding
+ *  bytes at the end of a row are not touched. STRAIGHT formats un-premultiply (rounded).
+ *  Status: OK; INVALID_ARGUMENT (buffer NULL, stride or buffer too small, unknown format);
+ *  STALE_HANDLE. */
+caluna_status caluna_image_read_pixels(caluna_engine *e, caluna_image image, void *buffer, size_t buffer_size,
+                                       int32_t stride, caluna_pixel_format format);
+
+/** Writes the image as a PNG file (8-bit RGBA, straight alpha).
+ *  Status: OK; INVALID_ARGUMENT (path NULL, empty or not UTF-8); IO_ERROR; OUT_OF_MEMORY;
+ *  STALE_HANDLE. */
+caluna_status caluna_image_write_png(caluna_engine *e, caluna_image image, const char *path);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Contents and visual effects (ABI 1.3)                                                    */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * These layer keys work through caluna_layer_set / caluna_layer_get (and animate where Core
+ * Animation animates them; * marks animatable ones):
+ *
+ *   "contents"*           IMAGE or NIL (default NIL). What the layer shows: an image you made,
+ *                         or the backing store its display drew.
+ *   "contentsGravity"     STRING "resize" (default), "resizeAspect", "resizeAspectFill",
+ *                         "center", "top", "bottom", "left", "right", "topLeft", "topRight",
+ *                         "bottomLeft", "bottomRight" ("top" is the top edge on screen, y down)
+ *   "contentsScale"       NUMBER pixels per point of the contents, (0, 64], default 1 (also the
+ *                         scale of the backing store a display draws)
+ *   "contentsRect"*       RECT in unit coordinates of the image, default (0, 0, 1, 1)
+ *   "contentsCenter"*     RECT in unit coordinates: the nine-slice stretchable centre,
+ *                         default (0, 0, 1, 1)
+ *   "minificationFilter", "magnificationFilter"   STRING "linear" (default), "nearest",
+ *                         "trilinear"
+ *   "minificationFilterBias"  NUMBER, default 0
+ *   "opaque"              BOOL, default false (a display starts from black, not transparent)
+ *   "needsDisplayOnBoundsChange"  BOOL, default false
+ *   "drawsAsynchronously" BOOL, default false (kept; drawing is synchronous)
+ *   "cornerRadius"*       NUMBER points ≥ 0, default 0: rounds the background and border (and
+ *                         with masksToBounds, everything)
+ *   "maskedCorners"       NUMBER 0…15 (CACornerMask bits: 1 minXMinY, 2 maxXMinY, 4 minXMaxY,
+ *                         8 maxXMaxY), default 15
+ *   "borderWidth"*        NUMBER points ≥ 0, default 0, drawn inside the bounds, above sublayers
+ *   "borderColor"*        COLOR or NIL, default opaque black
+ *   "shadowOpacity"*      NUMBER, default 0 (no shadow); "shadowColor"* COLOR or NIL (black);
+ *   "shadowOffset"*       SIZE points, default (0, −3) (y down: −3 is up);
+ *   "shadowRadius"*       NUMBER points 0…1000, default 3 (Gaussian blur; 0 = a hard edge)
+ *   "shadowPath"*         PATH or NIL: the shadow's shape (non-zero fill) instead of the
+ *                         layer's alpha; see also caluna_layer_set_shadow_path
+ *   "shouldRasterize"     BOOL, default false: the layer is cached as a bitmap (see
+ *                         caluna_stats raster_cache_hits / _misses)
+ *   "rasterizationScale"  NUMBER (0, 64], default 1
+ *   "allowsGroupOpacity"  BOOL, default true (false: the book's iOS 6 behaviour)
+ *
+ * Changing "contents" of a committed layer runs Core Animation's implicit "contents" action,
+ * a 0.25 s fade: to see the final pixels at once, disable actions
+ * (caluna_transaction_set_disable_actions) or set contents before the first render.
+ */
+
+/** Sets shadowPath from `count` path elements (copied; coordinates finite and within ±1e8
+ *  points, in the layer's coordinates). `elements` NULL with count 0 sets nil (the shadow
+ *  follows the layer's alpha); a non-NULL pointer with count 0 sets an empty path (no
+ *  shadow at all, as in Core Animation). Same as caluna_layer_set("shadowPath", PATH/NIL):
+ *  a committed layer animates the change unless actions are disabled.
+ *  Status: OK; INVALID_ARGUMENT (elements NULL with a count, count > 2^20, a point NaN/∞ or
+ *  out of range, an unknown element type, a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_set_shadow_path(caluna_engine *e, caluna_layer layer,
+                                           const caluna_path_element *elements, size_t count);
+
+/** Reads shadowPath: writes at most `capacity` elements to `out` (which may be NULL when
+ *  capacity is 0) and sets *count to the full number of elements (0 when nil or empty; tell
+ *  them apart with caluna_layer_get("shadowPath"): NIL or PATH). Call once with capacity 0
+ *  to size the buffer. Status: OK; INVALID_ARGUMENT (count NULL, out NULL with a
+ *  capacity); STALE_HANDLE. */
+caluna_status caluna_layer_shadow_path(caluna_engine *e, caluna_layer layer, caluna_path_element *out,
+                                       size_t capacity, size_t *count);
+
+/** Sets the layer's mask (CALayer.mask; 0 removes it): the alpha of the mask layer's whole
+ *  subtree cuts the layer (its contents, sublayers, border and shadow); colour is ignored.
+ *  The mask is laid out in the layer's coordinates like a sublayer but is not one (its
+ *  superlayer stays 0). The layer holds its mask: you may release your reference after.
+ *  The mask must have no superlayer, mask no other layer, not be the layer or one of its
+ *  ancestors, and not be the root layer. Combined with masksToBounds, both apply.
+ *  Status: OK; TREE (one of those rules broken, nesting deeper than CALUNA_MAX_TREE_DEPTH);
+ *  INVALID_ARGUMENT (a presentation layer); STALE_HANDLE (layer or mask). */
+caluna_status caluna_layer_set_mask(caluna_engine *e, caluna_layer layer, caluna_layer mask);
+
+/** The layer's mask (borrowed), or 0 when it has none (status OK).
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_mask(caluna_engine *e, caluna_layer layer, caluna_layer *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Display and draw callbacks (ABI 1.3)                                                     */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * A layer draws its content only when asked (the book's chapter 2): caluna_layer_display
+ * now, or caluna_layer_set_needs_display and then a display pass — which every
+ * caluna_engine_step / advance / flush and caluna_render runs for the marked layers of the
+ * engine's tree (a marked layer outside the tree waits until it is in it; no display pass
+ * runs while an explicit transaction is open). Drawn content is cached: rendering again does
+ * not draw again.
+ *
+ * A display draws through the layer's draw callback (caluna_layer_set_draw_callback; a Lua
+ * script's delegate displayLayer/drawLayer when the layer has one and no C callback) into a
+ * new transparent backing store of bounds × contentsScale pixels (rounded up; black first
+ * when "opaque"), which then becomes "contents" (an IMAGE whose id is borrowed). A display
+ * of a dirty rectangle (set_needs_display_in_rect) redraws only those pixels of the current
+ * store, clipped to them. A layer with no way to draw gets contents NIL on display (so do
+ * not display a layer whose contents you set yourself). A bounds of less than one pixel
+ * gives contents NIL; more than 16384 pixels a side is INVALID_ARGUMENT.
+ *
+ * A draw callback receives a caluna_context: a Core Graphics context in the layer's points
+ * (y down, origin at bounds.origin, scaled by contentsScale, clipped to the bounds or the
+ * dirty rectangle). It is valid ONLY during that call; any caluna_context_* call with it
+ * afterwards (or from another engine) is CALUNA_ERR_STALE_HANDLE. Draw callbacks run on the
+ * thread of the call that displays (caluna_layer_display[_if_needed], or the step, flush or
+ * render that runs the display pass) and may call back into the engine like other callbacks
+ * (see "Display links and timers": no step, flush or render). A layer cannot display itself
+ * from inside its own draw callback (INVALID_ARGUMENT); draw callbacks nest at most 32 deep.
+ *
+ * Errors. The callback returns 0 for success; any other value is the error of the call that
+ * ran the display: the value itself when it is a caluna_status, else CALUNA_ERR_SCRIPT. What
+ * it drew before failing still becomes the contents.
+ */
+
+/** Marks the whole layer for the next display pass (setNeedsDisplay).
+ *  Status: OK; INVALID_ARGUMENT (a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_set_needs_display(caluna_engine *e, caluna_layer layer);
+
+/** Marks a rectangle of the layer (points in its bounds space; a negative size is
+ *  standardised; an empty rect marks nothing) for the next display pass
+ *  (setNeedsDisplayInRect:). Marks add up (their union is redrawn).
+ *  Status: OK; INVALID_ARGUMENT (NaN/∞, beyond ±1e8, a presentation layer); STALE_HANDLE. */
+caluna_status caluna_layer_set_needs_display_in_rect(caluna_engine *e, caluna_layer layer, double x, double y,
+                                                     double width, double height);
+
+/** needsDisplay: *out is 1 while the layer is marked and not yet displayed, else 0.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_needs_display(caluna_engine *e, caluna_layer layer, int32_t *out);
+
+/** display: redraws the whole layer now (in or out of a tree) and clears its mark. A layer
+ *  whose contents was shown before runs the "contents" action (see above).
+ *  Status: OK; the draw callback's error; INVALID_ARGUMENT (a presentation layer, the layer
+ *  is drawing now, a backing store too large); SCRIPT (a Lua delegate raised); OUT_OF_MEMORY;
+ *  STALE_HANDLE. */
+caluna_status caluna_layer_display(caluna_engine *e, caluna_layer layer);
+
+/** displayIfNeeded: displays the layer now if it is marked (only the marked rectangle when
+ *  set_needs_display_in_rect marked it), else does nothing. Status: as caluna_layer_display. */
+caluna_status caluna_layer_display_if_needed(caluna_engine *e, caluna_layer layer);
+
+/** A drawing context id (ABI 1.3): valid only inside the draw callback that received it. */
+typedef uint64_t caluna_context;
+
+/** A draw callback (a subclass's drawInContext:): draw `layer` (borrowed) into `ctx` with the
+ *  caluna_context_* calls. Return 0, or nonzero for an error (see "Errors" above). */
+typedef int32_t (*caluna_draw_callback)(caluna_engine *e, caluna_layer layer, caluna_context ctx, void *user);
+
+/** Sets (or, with callback NULL, removes) the layer's draw callback. It does not draw by
+ *  itself: call caluna_layer_display or set_needs_display. The callback takes precedence
+ *  over a Lua delegate's drawLayer (a Lua displayLayer still comes first, as in Core
+ *  Animation). The engine holds `user`: `release` (may be NULL) runs with it exactly once
+ *  when the callback is replaced or removed, when the layer dies, or when the engine is
+ *  destroyed (see caluna_release_callback); not when this call fails. With callback NULL,
+ *  user and release are ignored.
+ *  Status: OK; INVALID_ARGUMENT (a presentation layer, NULL engine); STALE_HANDLE. */
+caluna_status caluna_layer_set_draw_callback(caluna_engine *e, caluna_layer layer, caluna_draw_callback callback,
+                                             void *user, caluna_release_callback release);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Drawing contexts (ABI 1.3)                                                               */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * Core Graphics' CGContext, one call per operation, for use inside a draw callback. Units:
+ * points of the layer (y down, origin at bounds.origin, positive angles turn clockwise on
+ * screen), angles in radians, colours sRGB 0…1 straight alpha (clamped to 0…1). The current
+ * path follows CG: path calls build it in the current user space; fill, stroke, draw_path,
+ * the rect and ellipse painting calls, clip and eo_clip consume it; clip_to_rect, gradients,
+ * images and text leave it alone. Defaults: fill and stroke colour opaque black, line width
+ * 1, cap "butt", join "miter", miter limit 10, no dash, alpha 1, antialiasing on, font
+ * "DejaVu Sans" 12.
+ *
+ * Common statuses of every caluna_context_* call: OK; STALE_HANDLE (ctx outside its
+ * callback, 0, foreign or not a context; the engine); INVALID_ARGUMENT (NaN or ∞ anywhere,
+ * a coordinate or length beyond ±1e8 points, an angle beyond ±1e6 radians, a negative width
+ * or radius, a NULL or non-UTF-8 string, an unknown name, a NULL pointer with a count, a
+ * count out of range); OUT_OF_MEMORY. An error leaves the context usable.
+ */
+
+/** CGContextSetFillColor (components clamped to 0…1). */
+caluna_status caluna_context_set_fill_color(caluna_engine *e, caluna_context ctx, double r, double g, double b, double a);
+/** CGContextSetStrokeColor (components clamped to 0…1). */
+caluna_status caluna_context_set_stroke_color(caluna_engine *e, caluna_context ctx, double r, double g, double b, double a);
+/** CGContextSetAlpha: 0…1, multiplies every later fill, stroke, gradient, image and text. */
+caluna_status caluna_context_set_alpha(caluna_engine *e, caluna_context ctx, double alpha);
+/** CGContextSetLineWidth: points ≥ 0, applied at stroke time; 0 strokes a one-pixel hairline. */
+caluna_status caluna_context_set_line_width(caluna_engine *e, caluna_context ctx, double width);
+/** CGContextSetLineCap: "butt", "round" or "square". */
+caluna_status caluna_context_set_line_cap(caluna_engine *e, caluna_context ctx, const char *cap);
+/** CGContextSetLineJoin: "miter", "round" or "bevel". */
+caluna_status caluna_context_set_line_join(caluna_engine *e, caluna_context ctx, const char *join);
+/** CGContextSetMiterLimit: > 0. */
+caluna_status caluna_context_set_miter_limit(caluna_engine *e, caluna_context ctx, double limit);
+/** CGContextSetLineDash: `count` on/off lengths in points (0…1024, each ≥ 0, not all 0),
+ *  starting `phase` points into the pattern; count 0 (lengths may be NULL) strokes solid. */
+caluna_status caluna_context_set_line_dash(caluna_engine *e, caluna_context ctx, double phase,
+                                           const double *lengths, size_t count);
+/** CGContextSetShouldAntialias: non-zero on (default), 0 off. */
+caluna_status caluna_context_set_should_antialias(caluna_engine *e, caluna_context ctx, int32_t on);
+/** CGContextSaveGState: pushes transform, clip, line style, dash, antialiasing, colours, alpha
+ *  and font (not the path); at most 4096 deep. */
+caluna_status caluna_context_save_gstate(caluna_engine *e, caluna_context ctx);
+/** CGContextRestoreGState: INVALID_ARGUMENT without a matching save. */
+caluna_status caluna_context_restore_gstate(caluna_engine *e, caluna_context ctx);
+/** The backing store's pixels per point (the layer's contentsScale). */
+caluna_status caluna_context_contents_scale(caluna_engine *e, caluna_context ctx, double *out);
+
+/** CGContextTranslateCTM (points). A transform that would become degenerate or out of range
+ *  is refused (INVALID_ARGUMENT) and leaves the CTM as it was — for every CTM call. */
+caluna_status caluna_context_translate(caluna_engine *e, caluna_context ctx, double tx, double ty);
+/** CGContextScaleCTM: factors not 0. */
+caluna_status caluna_context_scale(caluna_engine *e, caluna_context ctx, double sx, double sy);
+/** CGContextRotateCTM: radians, positive turns clockwise on screen. */
+caluna_status caluna_context_rotate(caluna_engine *e, caluna_context ctx, double radians);
+/** CGContextConcatCTM with the affine transform [a b; c d; tx ty] (CGAffineTransform's fields:
+ *  x' = a·x + c·y + tx, y' = b·x + d·y + ty), applied before the current one; invertible. */
+caluna_status caluna_context_concat(caluna_engine *e, caluna_context ctx, double a, double b, double c, double d,
+                                    double tx, double ty);
+/** CGContextGetCTM: out[0…5] = a, b, c, d, tx, ty of the user → layer-point transform
+ *  (identity at the start; the pixel scale is not included). */
+caluna_status caluna_context_get_ctm(caluna_engine *e, caluna_context ctx, double *out);
+
+/** CGContextBeginPath: discards the current path. */
+caluna_status caluna_context_begin_path(caluna_engine *e, caluna_context ctx);
+/** CGContextMoveToPoint. */
+caluna_status caluna_context_move_to(caluna_engine *e, caluna_context ctx, double x, double y);
+/** CGContextAddLineToPoint (INVALID_ARGUMENT without a current point, for every segment call). */
+caluna_status caluna_context_add_line_to(caluna_engine *e, caluna_context ctx, double x, double y);
+/** CGContextAddCurveToPoint: controls (c1x, c1y), (c2x, c2y), end (x, y). */
+caluna_status caluna_context_add_curve_to(caluna_engine *e, caluna_context ctx, double c1x, double c1y,
+                                          double c2x, double c2y, double x, double y);
+/** CGContextAddQuadCurveToPoint: control (cx, cy), end (x, y). */
+caluna_status caluna_context_add_quad_curve_to(caluna_engine *e, caluna_context ctx, double cx, double cy,
+                                               double x, double y);
+/** An arc of `radius` (≥ 0) around (cx, cy) from start_angle to end_angle (radians from +x);
+ *  `clockwise` non-zero turns clockwise on screen (increasing angle, UIBezierPath's meaning).
+ *  A line joins the current point to the arc's start if there is one; more than a full turn
+ *  draws one circle. */
+caluna_status caluna_context_add_arc(caluna_engine *e, caluna_context ctx, double cx, double cy, double radius,
+                                     double start_angle, double end_angle, int32_t clockwise);
+/** CGContextAddRect: a closed subpath. */
+caluna_status caluna_context_add_rect(caluna_engine *e, caluna_context ctx, double x, double y, double width,
+                                      double height);
+/** CGContextAddEllipseInRect. */
+caluna_status caluna_context_add_ellipse_in_rect(caluna_engine *e, caluna_context ctx, double x, double y,
+                                                 double width, double height);
+/** A rounded rectangle (UIBezierPath roundedRect:cornerRadius:): the radius (≥ 0) is clamped to
+ *  half the shorter side. */
+caluna_status caluna_context_add_rounded_rect(caluna_engine *e, caluna_context ctx, double x, double y,
+                                              double width, double height, double corner_radius);
+/** CGContextAddPath: appends `count` elements (0…2^20; checked first, so a bad path adds
+ *  nothing; it must start with MOVE unless there is a current point). */
+caluna_status caluna_context_add_path(caluna_engine *e, caluna_context ctx, const caluna_path_element *elements,
+                                      size_t count);
+/** CGContextClosePath (INVALID_ARGUMENT without a current point). */
+caluna_status caluna_context_close_path(caluna_engine *e, caluna_context ctx);
+
+/** CGContextFillPath (non-zero winding). */
+caluna_status caluna_context_fill_path(caluna_engine *e, caluna_context ctx);
+/** CGContextEOFillPath (even-odd). */
+caluna_status caluna_context_eo_fill_path(caluna_engine *e, caluna_context ctx);
+/** CGContextStrokePath. */
+caluna_status caluna_context_stroke_path(caluna_engine *e, caluna_context ctx);
+/** CGContextDrawPath: `mode` "fill", "eoFill", "stroke", "fillStroke" or "eoFillStroke". */
+caluna_status caluna_context_draw_path(caluna_engine *e, caluna_context ctx, const char *mode);
+/** CGContextFillRect. */
+caluna_status caluna_context_fill_rect(caluna_engine *e, caluna_context ctx, double x, double y, double width,
+                                       double height);
+/** CGContextStrokeRect (the line is centred on the edges). */
+caluna_status caluna_context_stroke_rect(caluna_engine *e, caluna_context ctx, double x, double y, double width,
+                                         double height);
+/** CGContextClearRect: the pixels become transparent (inside the clip). */
+caluna_status caluna_context_clear_rect(caluna_engine *e, caluna_context ctx, double x, double y, double width,
+                                        double height);
+/** CGContextFillEllipseInRect. */
+caluna_status caluna_context_fill_ellipse_in_rect(caluna_engine *e, caluna_context ctx, double x, double y,
+                                                  double width, double height);
+/** CGContextStrokeEllipseInRect. */
+caluna_status caluna_context_stroke_ellipse_in_rect(caluna_engine *e, caluna_context ctx, double x, double y,
+                                                    double width, double height);
+
+/** CGContextClip: intersects the clip with the current path (non-zero), consuming it. */
+caluna_status caluna_context_clip(caluna_engine *e, caluna_context ctx);
+/** CGContextEOClip (even-odd). */
+caluna_status caluna_context_eo_clip(caluna_engine *e, caluna_context ctx);
+/** CGContextClipToRect (the current path is kept). */
+caluna_status caluna_context_clip_to_rect(caluna_engine *e, caluna_context ctx, double x, double y, double width,
+                                          double height);
+/** CGContextGetClipBoundingBox in the current user space (zero size when all is clipped). */
+caluna_status caluna_context_clip_bounding_box(caluna_engine *e, caluna_context ctx, double *x, double *y,
+                                               double *width, double *height);
+
+/** Options of the gradient calls (CGGradientDrawingOptions): extend the first / last
+ *  colour beyond the start / end. */
+#define CALUNA_GRADIENT_DRAWS_BEFORE_START 1u
+#define CALUNA_GRADIENT_DRAWS_AFTER_END 2u
+
+/** CGContextDrawLinearGradient: paints the whole clip with `count` colours (1…1024; `colors`
+ *  holds 4 × count doubles r, g, b, a) at `locations` (count numbers in 0…1, or NULL for
+ *  evenly spaced) along (start_x, start_y) → (end_x, end_y). `options` is 0 or an OR of
+ *  CALUNA_GRADIENT_DRAWS_*; other bits are INVALID_ARGUMENT. One colour paints a solid. */
+caluna_status caluna_context_draw_linear_gradient(caluna_engine *e, caluna_context ctx, const double *colors,
+                                                  const double *locations, size_t count, double start_x,
+                                                  double start_y, double end_x, double end_y, uint32_t options);
+/** CGContextDrawRadialGradient: as the linear one, from the start circle to the end circle
+ *  (radii ≥ 0). */
+caluna_status caluna_context_draw_radial_gradient(caluna_engine *e, caluna_context ctx, const double *colors,
+                                                  const double *locations, size_t count, double start_x,
+                                                  double start_y, double start_radius, double end_x, double end_y,
+                                                  double end_radius, uint32_t options);
+
+/** Draws `image` scaled into the rect, upright (row 0 at the rect's top), bilinear, times the
+ *  context alpha (UIImage drawInRect:). An empty rect draws nothing. The image of the store
+ *  being drawn into is refused. Also STALE_HANDLE for a bad image id. */
+caluna_status caluna_context_draw_image(caluna_engine *e, caluna_context ctx, caluna_image image, double x, double y,
+                                        double width, double height);
+
+/** Sets the font: `name` a family ("DejaVu Sans", "monospace") or a pango description whose
+ *  family and style count ("DejaVu Serif Bold Italic"), 1…256 bytes; `size` in points
+ *  (0, 1000]. A family that is not installed is INVALID_ARGUMENT (no silent fallback). */
+caluna_status caluna_context_set_font(caluna_engine *e, caluna_context ctx, const char *name, double size);
+/** Draws UTF-8 `text` (at most 65536 bytes; newlines break lines) unwrapped with its top-left
+ *  corner (not the baseline) at (x, y), in the fill colour and alpha. */
+caluna_status caluna_context_show_text(caluna_engine *e, caluna_context ctx, const char *text, double x, double y);
+/** Draws `text` word-wrapped at the rect's width, top-aligned, clipped to the rect;
+ *  `alignment` "left" (also for NULL), "center", "right" or "justified". */
+caluna_status caluna_context_draw_text(caluna_engine *e, caluna_context ctx, const char *text, double x, double y,
+                                       double width, double height, const char *alignment);
+/** The size in points the text takes in the current font (line height included), wrapped at
+ *  `width` points when width > 0 (≤ 0: unlimited). */
+caluna_status caluna_context_text_size(caluna_engine *e, caluna_context ctx, const char *text, double width,
+                                       double *out_width, double *out_height);
+
+/** renderInContext: draws `layer` and its sublayers (as the model is now; animations are not
+ *  sampled) into `ctx` at its current transform, in the layer's bounds space (its own
+ *  transform and position are not applied; its opacity is). A tree that shows the store
+ *  being drawn into is refused (INVALID_ARGUMENT). Statuses as for context calls, plus
+ *  STALE_HANDLE for the layer and NOT_SUPPORTED for what the renderer cannot draw. */
+caluna_status caluna_layer_render_in_context(caluna_engine *e, caluna_layer layer, caluna_context ctx);
+
+/** A new image of the layer drawn as by caluna_layer_render_in_context: bounds × `scale`
+ *  pixels (rounded up; scale in (0, 64]). *out is an OWNED reference.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, a bad scale, an empty or too large size);
+ *  NOT_SUPPORTED; OUT_OF_MEMORY; STALE_HANDLE. */
+caluna_status caluna_layer_snapshot(caluna_engine *e, caluna_layer layer, double scale, caluna_image *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Frame statistics (ABI 1.3)                                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/** What the last frame cost (the book's chapters 12–15 measure these). Counters cover the
+ *  last caluna_render / caluna_render_png together with the display work done since the
+ *  render before it (draw callbacks, dirty pixels, images decoded); gauges describe the
+ *  layer tree now. Set struct_size to sizeof(caluna_stats) before the call: the library
+ *  writes only the fields that fit in it, so a host built against an older header keeps
+ *  working with a newer library (fields added later go at the end). */
+typedef struct caluna_stats {
+    /** sizeof(caluna_stats) as the caller compiled it; at least sizeof(size_t). */
+    size_t struct_size;
+    /** Layers the render looked at (hidden ones included). */
+    int64_t layers_visited;
+    /** Backgrounds and contents painted (a layer with both counts 2). */
+    int64_t layers_drawn;
+    /** Offscreen buffers the render composited through (group opacity, masks, shadows,
+     *  rasterization, transitions). */
+    int64_t offscreen_passes;
+    /** Pixels of those offscreen buffers, in all. */
+    int64_t offscreen_pixels;
+    /** shouldRasterize layers drawn from their cached bitmap / redrawn into it. */
+    int64_t raster_cache_hits;
+    int64_t raster_cache_misses;
+    /** Draw callbacks (C, Lua) and displayLayer calls run. */
+    int64_t draw_callbacks;
+    /** Backing-store pixels redrawn (a dirty rectangle counts only its own pixels). */
+    int64_t dirty_pixels;
+    /** Images decoded from PNG/JPEG (files or memory; C and Lua). */
+    int64_t images_decoded;
+    /** Bytes now held by raster caches, drawn backing stores and other images of the tree
+     *  (each image once, however many layers show it; images no layer shows are not
+     *  counted). */
+    int64_t raster_cache_bytes;
+    int64_t backing_store_bytes;
+    int64_t image_bytes;
+} caluna_stats;
+
+typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 104 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
+
+/** All zero with struct_size set: what caluna_engine_stats expects. */
+static inline caluna_stats caluna_stats_default(void) {
+    caluna_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    return s;
+}
+
+/** Fills *out (up to out->struct_size bytes; start from caluna_stats_default()) with the
+ *  engine's frame statistics. On failure the fields that fit are 0.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, struct_size < sizeof(size_t)); STALE_HANDLE. */
+caluna_status caluna_engine_stats(caluna_engine *e, caluna_stats *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -69,6 +69,11 @@ final class CActionDelegate: LayerDelegate {
     }
 
     func layoutSublayers(of layer: Layer) throws { try previous?.layoutSublayers(of: layer) }
+    // Drawing still reaches the delegate this one sits in front of.
+    func display(_ layer: Layer) throws -> Bool { try previous?.display(layer) ?? false }
+    func drawsContent(of layer: Layer) throws -> Bool { try previous?.drawsContent(of: layer) ?? false }
+    func draw(_ layer: Layer, in ctx: DrawingContext) throws { try previous?.draw(layer, in: ctx) }
+    func willDraw(_ layer: Layer) throws { try previous?.willDraw(layer) }
 
     func action(for layer: Layer, forKey key: String) throws -> LayerAction? {
         guard let ce = host.engine else { return nil }

@@ -35,6 +35,16 @@ final class CEngine {
     /// Layers' C action delegates (Actions.swift). Layer.delegate is weak, so
     /// the engine keeps them until the host clears one or its layer dies.
     var actionDelegates: [ObjectIdentifier: CActionDelegate] = [:]
+    /// Ids of images and of the drawing contexts of running draw callbacks
+    /// (Images.swift, Drawing.swift).
+    private(set) lazy var images = ExternalTable(tag: handles.tag, kind: .image)
+    private(set) lazy var contexts = ExternalTable(tag: handles.tag, kind: .context)
+    /// Layers whose C draw callback is running now (a display of one of them
+    /// from inside would recurse forever), innermost last.
+    var drawingLayers: [ObjectIdentifier] = []
+    /// The buffer behind the last PATH result (caluna_value), valid until the next call.
+    private var pathResult: UnsafeMutableRawPointer?
+    private var pathResultCapacity = 0
 
     init(session: Session) throws {
         self.session = session
@@ -47,6 +57,7 @@ final class CEngine {
         runDueReleases()
         free(errorText)
         free(stringResult)
+        free(pathResult)
     }
 
     /// Sandboxes the scripts this engine will run; only before the first script.
@@ -101,6 +112,19 @@ final class CEngine {
         free(stringResult)
         stringResult = p
         return UnsafePointer(p)
+    }
+
+    /// An engine-owned buffer of at least `bytes` bytes for a PATH result
+    /// (valid until the next call); never NULL for a positive size.
+    func pathBuffer(_ bytes: Int) throws -> UnsafeMutableRawPointer {
+        if bytes <= pathResultCapacity, let p = pathResult { return p }
+        guard let p = malloc(max(bytes, 1)) else {
+            throw CalunaError(.outOfMemory, "cannot allocate \(bytes) bytes for a path result")
+        }
+        free(pathResult)
+        pathResult = p
+        pathResultCapacity = max(bytes, 1)
+        return p
     }
 }
 
@@ -194,6 +218,22 @@ func unregisterEngine(_ p: OpaquePointer) -> Bool {
     return liveEngines.withLock { $0.remove(key) != nil }
 }
 
+/// The engine of the innermost call running on this thread (a callback of
+/// one engine may call another): what a caluna_value's IMAGE id is read
+/// against (readValue has no engine parameter).
+private let currentEngineKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
+/// The engine inside whose call this thread is now, if any (unretained: the
+/// call holds it).
+func currentEngine() -> CEngine? {
+    guard let p = pthread_getspecific(currentEngineKey) else { return nil }
+    return Unmanaged<CEngine>.fromOpaque(p).takeUnretainedValue()
+}
+
 /// The common shape of every engine call: find the engine, run `body`, turn
 /// any error into its status and message. Nothing escapes as a trap.
 func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throws -> Void) -> Int32 {
@@ -206,6 +246,9 @@ func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throw
         ce = c
     }
     defer { releaseEngine(ce) }
+    let outer = pthread_getspecific(currentEngineKey)
+    pthread_setspecific(currentEngineKey, Unmanaged.passUnretained(ce).toOpaque())
+    defer { pthread_setspecific(currentEngineKey, outer) }
     do {
         try body(ce)
         return CalunaStatus.ok

@@ -47,8 +47,19 @@ func readValue(_ p: UnsafeRawPointer, allowingInfinity: Bool = false) throws -> 
             throw CalunaError(.invalidArgument, "value.u.transform needs 16 entries")
         }
         v = .transform(t)
-    case .image, .path:
-        throw CalunaError(.notSupported, "values of type \(tag == .image ? "IMAGE" : "PATH") are reserved for a later ABI version")
+    case .image:
+        let id = u.loadUnaligned(as: UInt64.self)
+        guard let ce = currentEngine() else {
+            throw CalunaError(.notSupported, "an IMAGE value needs an engine to name the image in")
+        }
+        guard id != 0 else {
+            throw CalunaError(.staleHandle, "value.u.image is 0 (no image): use CALUNA_TYPE_NIL for none")
+        }
+        v = .image(try ce.image(id, "value.u.image"))
+    case .path:
+        let bits = u.loadUnaligned(as: UInt.self)
+        let count = u.loadUnaligned(fromByteOffset: 8, as: UInt.self)
+        v = .path(try readPath(UnsafeRawPointer(bitPattern: bits), count: count, "value.u.path"))
     }
     guard v.isFinite || (allowingInfinity && v == .number(.infinity)) else {
         throw CalunaError(.invalidArgument, "the value contains NaN or infinity")
@@ -80,8 +91,85 @@ func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine) t
     case .rect(let r): put(.rect, [r.origin.x, r.origin.y, r.size.width, r.size.height])
     case .color(let c): put(.color, [c.red, c.green, c.blue, c.alpha])
     case .transform(let t): put(.transform, t.elements)
-    case .image, .path, .array:
+    case .image(let img):
+        let id = try ce.imageID(img)
+        put(.image, [])
+        p.storeBytes(of: id, toByteOffset: ValueLayout.union, as: UInt64.self)
+    case .path(let path):
+        let n = path.elements.count
+        let buffer = try ce.pathBuffer(n * CPathLayout.size)
+        writePath(path, to: buffer, capacity: n)
+        put(.path, [])
+        p.storeBytes(of: UInt(bitPattern: buffer), toByteOffset: ValueLayout.union, as: UInt.self)
+        p.storeBytes(of: UInt(n), toByteOffset: ValueLayout.union + 8, as: UInt.self)
+    case .array:
         throw CalunaError(.notSupported, "the value is \(v.kind.expectation), which this ABI version cannot return")
+    }
+}
+
+// MARK: paths (caluna_path_element arrays)
+
+/// The layout of caluna_path_element: a 4-byte type, padding, 3 points.
+enum CPathLayout {
+    static let size = 56, points = 8
+    /// Coordinates beyond this are refused (the property or call checks its own range too).
+    static let limit = 1e9
+    /// The most elements a path may have.
+    static let maximumCount = 1 << 20
+}
+
+/// A caller's `count` path elements; NULL is allowed only with count 0.
+func readPath(_ elements: UnsafeRawPointer?, count: UInt, _ name: String) throws -> Path {
+    guard count <= UInt(CPathLayout.maximumCount) else {
+        throw CalunaError(.invalidArgument, "\(name): count \(count) is out of range (0…\(CPathLayout.maximumCount))")
+    }
+    guard count == 0 || elements != nil else {
+        throw CalunaError(.invalidArgument, "\(name): elements is NULL but count is \(count)")
+    }
+    var path = Path()
+    guard let elements, count > 0 else { return path }
+    path.elements.reserveCapacity(Int(count))
+    for i in 0..<Int(count) {
+        let base = elements + i * CPathLayout.size
+        let type = base.loadUnaligned(as: Int32.self)
+        func pt(_ j: Int) throws -> Point {
+            let x = base.loadUnaligned(fromByteOffset: CPathLayout.points + 16 * j, as: Double.self)
+            let y = base.loadUnaligned(fromByteOffset: CPathLayout.points + 16 * j + 8, as: Double.self)
+            guard x.isFinite, y.isFinite, abs(x) <= CPathLayout.limit, abs(y) <= CPathLayout.limit else {
+                throw CalunaError(.invalidArgument, "\(name): elements[\(i)].points[\(j)] = (\(x), \(y)) must be finite and within ±1e9")
+            }
+            return Point(x, y)
+        }
+        switch type {
+        case 0: path.elements.append(.move(try pt(0)))
+        case 1: path.elements.append(.line(try pt(0)))
+        case 2: path.elements.append(.quad(try pt(0), try pt(1)))
+        case 3: path.elements.append(.cubic(try pt(0), try pt(1), try pt(2)))
+        case 4: path.elements.append(.close)
+        default:
+            throw CalunaError(.invalidArgument, "\(name): elements[\(i)].type \(type) is not a caluna_path_element_type (0…4)")
+        }
+    }
+    return path
+}
+
+/// Writes the first `capacity` elements of `path` (unused points zeroed).
+func writePath(_ path: Path, to out: UnsafeMutableRawPointer, capacity: Int) {
+    for (i, el) in path.elements.prefix(capacity).enumerated() {
+        let base = out + i * CPathLayout.size
+        memset(base, 0, CPathLayout.size)
+        let (type, pts): (Int32, [Point]) = switch el {
+        case .move(let p): (0, [p])
+        case .line(let p): (1, [p])
+        case .quad(let c1, let p): (2, [c1, p])
+        case .cubic(let c1, let c2, let p): (3, [c1, c2, p])
+        case .close: (4, [])
+        }
+        base.storeBytes(of: type, as: Int32.self)
+        for (j, p) in pts.enumerated() {
+            base.storeBytes(of: p.x, toByteOffset: CPathLayout.points + 16 * j, as: Double.self)
+            base.storeBytes(of: p.y, toByteOffset: CPathLayout.points + 16 * j + 8, as: Double.self)
+        }
     }
 }
 

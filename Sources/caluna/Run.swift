@@ -12,6 +12,10 @@ struct Run: ParsableCommand {
         sized by --size and --scale). Then frame i is rendered at time --at + i/--fps.
         With -o DIR/ the frames are DIR/frame_0000.png, DIR/frame_0001.png, …; with \
         -o NAME.png a single frame is written (at --at).
+        With --stats each frame's costs go to stderr as one line of name=value pairs (the \
+        counters of that render and the display work before it; the bytes the tree holds), \
+        then a summary: per counter the total and the largest frame, per byte gauge the \
+        largest value.
         """)
 
     @Argument(help: "The scene script.")
@@ -36,6 +40,9 @@ struct Run: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress bar and no summary.")
     var quiet = false
 
+    @Flag(help: "Print each frame's statistics (layers drawn, offscreen passes, raster cache hits, draw callbacks, bytes held …) to stderr, then totals and maxima.")
+    var stats = false
+
     func validate() throws {
         guard frames >= 1, frames <= 1_000_000 else { throw ValidationError("--frames must be in 1…1000000") }
         guard fps.isFinite, fps > 0, fps <= 10_000 else { throw ValidationError("--fps must be in (0, 10000]") }
@@ -56,7 +63,8 @@ struct Run: ParsableCommand {
             try makeDirectories(output)
         }
         let digits = max(4, String(frames - 1).count)
-        let progress = ProgressBar(total: frames, enabled: !quiet && isatty(2) != 0)
+        let progress = ProgressBar(total: frames, enabled: !quiet && !stats && isatty(2) != 0)
+        var summary = StatsSummary()
         var lastPath = ""
         for i in 0..<frames {
             let t = at + Double(i) / fps
@@ -66,6 +74,11 @@ struct Run: ParsableCommand {
                 let image = try session.engine.render()
                 lastPath = single ? output : joinPath(output, "frame_" + zeroPadded(i, digits) + ".png")
                 try image.writePNG(to: lastPath)
+                if stats {
+                    let s = session.engine.stats
+                    summary.add(s)
+                    printError("frame \(zeroPadded(i, digits)) t=\(formatted(t, 3)) s: " + s.fields.map { "\($0.0)=\($0.1)" }.joined(separator: " "))
+                }
             } catch {
                 progress.finish()
                 throw fail(error, host: host, trace: scriptOptions.trace)
@@ -73,6 +86,7 @@ struct Run: ParsableCommand {
             progress.update(i + 1)
         }
         progress.finish()
+        if stats { printError(summary.text) }
         if !quiet {
             let elapsed = monotonicSeconds() - started
             let (w, h) = session.engine.pixelSize
@@ -80,6 +94,37 @@ struct Run: ParsableCommand {
             printError("caluna: \(frames) frame\(frames == 1 ? "" : "s") of \(w)×\(h) px → \(target) in "
                        + "\(formatted(elapsed, 2)) s (\(formatted(elapsed * 1000 / Double(frames), 1)) ms/frame)")
         }
+    }
+}
+
+/// `caluna run --stats`: totals and per-frame maxima of the counters, maxima
+/// of the byte gauges (the FrameStats fields whose names end in "Bytes").
+struct StatsSummary {
+    private(set) var frames = 0
+    private var names: [String] = []
+    private var totals: [Int] = []
+    private var maxima: [Int] = []
+
+    mutating func add(_ s: FrameStats) {
+        let f = s.fields
+        if names.isEmpty {
+            names = f.map(\.0)
+            totals = Array(repeating: 0, count: f.count)
+            maxima = Array(repeating: 0, count: f.count)
+        }
+        frames += 1
+        for (i, (_, v)) in f.enumerated() where i < totals.count {
+            let (sum, overflow) = totals[i].addingReportingOverflow(v)
+            totals[i] = overflow ? Int.max : sum
+            maxima[i] = max(maxima[i], v)
+        }
+    }
+
+    var text: String {
+        let parts = names.indices.map { i in
+            names[i].hasSuffix("Bytes") ? "\(names[i]) max \(maxima[i])" : "\(names[i]) \(totals[i]) (max \(maxima[i]))"
+        }
+        return "caluna: stats over \(frames) frame\(frames == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 }
 

@@ -566,10 +566,10 @@ static void test_values(scene *s) {
     EXPECT(e, set(e, l, "bounds.size.width.x", caluna_number(1)), CALUNA_ERR_UNKNOWN_KEY);
     EXPECT(e, set(e, l, "Opacity", caluna_number(1)), CALUNA_ERR_UNKNOWN_KEY);
     /* known Core Animation keys caluna does not do yet */
-    EXPECT(e, set(e, l, "cornerRadius", caluna_number(4)), CALUNA_ERR_NOT_SUPPORTED);
-    CHECK(strstr(caluna_last_error(e), "cornerRadius") != NULL, "the message names cornerRadius");
-    EXPECT(e, caluna_layer_get(e, l, "cornerRadius", &v), CALUNA_ERR_NOT_SUPPORTED);
-    EXPECT(e, caluna_layer_get(e, l, "contents", &v), CALUNA_ERR_NOT_SUPPORTED);
+    EXPECT(e, set(e, l, "filters", caluna_number(4)), CALUNA_ERR_NOT_SUPPORTED);
+    CHECK(strstr(caluna_last_error(e), "filters") != NULL, "the message names filters");
+    EXPECT(e, caluna_layer_get(e, l, "filters", &v), CALUNA_ERR_NOT_SUPPORTED);
+    EXPECT(e, caluna_layer_get(e, l, "sublayerTransform", &v), CALUNA_ERR_NOT_SUPPORTED);
     /* wrong types */
     EXPECT(e, set(e, l, "opacity", caluna_string("0.5")), CALUNA_ERR_TYPE_MISMATCH);
     EXPECT(e, set(e, l, "opacity", caluna_bool(1)), CALUNA_ERR_TYPE_MISMATCH);
@@ -613,10 +613,10 @@ static void test_values(scene *s) {
     v.type = (caluna_value_type)-1;
     EXPECT(e, caluna_layer_set(e, l, "opacity", &v), CALUNA_ERR_INVALID_ARGUMENT);
     v = caluna_nil();
-    v.type = CALUNA_TYPE_IMAGE;
-    EXPECT(e, caluna_layer_set(e, l, "opacity", &v), CALUNA_ERR_NOT_SUPPORTED);
-    v.type = CALUNA_TYPE_PATH;
-    EXPECT(e, caluna_layer_set(e, l, "opacity", &v), CALUNA_ERR_NOT_SUPPORTED);
+    v.type = CALUNA_TYPE_IMAGE;   /* u.image 0: no image (ABI 1.3) */
+    EXPECT(e, caluna_layer_set(e, l, "opacity", &v), CALUNA_ERR_STALE_HANDLE);
+    v.type = CALUNA_TYPE_PATH;    /* an empty path, not a number (ABI 1.3) */
+    EXPECT(e, caluna_layer_set(e, l, "opacity", &v), CALUNA_ERR_TYPE_MISMATCH);
     EXPECT(e, set(e, l, "name", caluna_string(NULL)), CALUNA_ERR_INVALID_ARGUMENT);
     EXPECT(e, set(e, l, "name", caluna_string("bad \xc3\x28 utf8")), CALUNA_ERR_INVALID_ARGUMENT);
     /* NULL arguments */

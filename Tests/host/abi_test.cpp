@@ -127,10 +127,10 @@ void scene_test() {
 
     // Errors come back as statuses (turned into exceptions by OK here).
     try {
-        blue.set("cornerRadius", caluna_number(8));
-        CHECK(false, "cornerRadius should not be supported yet");
+        blue.set("filters", caluna_number(8));
+        CHECK(false, "filters should not be supported yet");
     } catch (const Error &err) {
-        CHECK(err.status == CALUNA_ERR_NOT_SUPPORTED, std::string("cornerRadius: ") + err.what());
+        CHECK(err.status == CALUNA_ERR_NOT_SUPPORTED, std::string("filters: ") + err.what());
     }
     try {
         blue.set("opacity", caluna_string("half"));

@@ -21,11 +21,32 @@ static double number(void) {
     }
 }
 
+/* ABI 1.3: images (live, released, foreign, garbage) and path elements for IMAGE and PATH
+ * values and the drawing calls. */
+enum { IMAGES = 6 };
+static caluna_image images[IMAGES];
+static caluna_path_element path_pool[4];
+
+static void random_path(void) {
+    memset(path_pool, 0, sizeof path_pool);
+    for (int j = 0; j < 4; j++) {
+        path_pool[j].type = (caluna_path_element_type)(below(4) ? below(5) : below(8) - 1);
+        for (int k = 0; k < 3; k++) { path_pool[j].points[k].x = number(); path_pool[j].points[k].y = number(); }
+    }
+    if (below(2)) path_pool[0].type = CALUNA_PATH_MOVE;
+}
+
 static caluna_value value(void) {
     caluna_value v;
     memset(&v, 0, sizeof v);
     v.type = (caluna_value_type)below(12);          /* 11 is not a type at all */
     switch (v.type) {
+    case CALUNA_TYPE_IMAGE: v.u.image = below(4) ? images[below(IMAGES)] : next(); break;
+    case CALUNA_TYPE_PATH:
+        random_path();
+        v.u.path.elements = below(6) ? path_pool : NULL;
+        v.u.path.count = v.u.path.elements ? (size_t)below(5) : (below(2) ? 0 : (size_t)next());
+        break;
     case CALUNA_TYPE_NUMBER: v.u.number = number(); break;
     case CALUNA_TYPE_BOOL: v.u.boolean = below(3) - 1; break;
     case CALUNA_TYPE_STRING: {
@@ -126,7 +147,73 @@ static int32_t fuzz_action_delegate(caluna_engine *e, caluna_layer layer, const 
 
 static const char *keys[] = { "position", "position.x", "bounds", "bounds.size.width", "frame", "anchorPoint",
     "zPosition", "transform", "affineTransform", "hidden", "opacity", "backgroundColor", "masksToBounds",
-    "geometryFlipped", "name", "cornerRadius", "nope", "", ".", "position.", "bounds.origin.z", NULL };
+    "geometryFlipped", "name", "cornerRadius", "nope", "", ".", "position.", "bounds.origin.z",
+    /* ABI 1.3 (not contentsScale/rasterizationScale: honest but huge backing stores would only be slow) */
+    "contents", "contentsGravity", "contentsRect", "contentsCenter", "shadowPath", "shadowOpacity", "shadowRadius",
+    "borderWidth", "shouldRasterize", "mask", "magnificationFilter", NULL };
+
+/* ABI 1.3: draw callbacks that make random context calls (their own context, a stale one,
+ * garbage) and try what a callback may not (render, displaying their own layer). */
+static caluna_layer *layer_pool = NULL;
+static int layer_pool_size = 0;
+static int draw_calls = 0, draw_refusals = 0, draw_statuses_bad = 0;
+static caluna_context stale_ctx = 0;
+
+static void fuzz_context_call(caluna_engine *e, caluna_layer layer, caluna_context c) {
+    static const char *names[] = { "butt", "round", "miter", "fill", "eoFillStroke", "center", "DejaVu Sans",
+                                   "monospace", "nope", "\xff\xfe", "", NULL };
+    const char *name = names[below((int)(sizeof names / sizeof names[0]))];
+    double xs[8];
+    double w = 0, h = 0, box[6];
+    caluna_status s;
+    for (int j = 0; j < 8; j++) xs[j] = below(3) ? (double)below(11) / 10.0 : number();
+    switch (below(24)) {
+    case 0: s = caluna_context_set_fill_color(e, c, xs[0], xs[1], xs[2], xs[3]); break;
+    case 1: s = caluna_context_set_stroke_color(e, c, xs[0], xs[1], xs[2], xs[3]); break;
+    case 2: s = caluna_context_set_line_width(e, c, number()); break;
+    case 3: s = below(2) ? caluna_context_set_line_cap(e, c, name) : caluna_context_set_line_join(e, c, name); break;
+    case 4: s = caluna_context_set_line_dash(e, c, number(), below(6) ? xs : NULL, (size_t)below(9)); break;
+    case 5: s = below(2) ? caluna_context_save_gstate(e, c) : caluna_context_restore_gstate(e, c); break;
+    case 6: s = caluna_context_translate(e, c, number(), number()); break;
+    case 7: s = below(2) ? caluna_context_scale(e, c, number(), number()) : caluna_context_rotate(e, c, number()); break;
+    case 8: s = caluna_context_concat(e, c, xs[0], xs[1], xs[2], xs[3], number(), number()); break;
+    case 9: s = caluna_context_move_to(e, c, number(), number()); break;
+    case 10: s = caluna_context_add_curve_to(e, c, number(), number(), number(), number(), number(), number()); break;
+    case 11: s = caluna_context_add_arc(e, c, number(), number(), number(), number(), number(), below(2)); break;
+    case 12: random_path(); s = caluna_context_add_path(e, c, below(8) ? path_pool : NULL, (size_t)below(5)); break;
+    case 13: s = caluna_context_draw_path(e, c, name); break;
+    case 14: s = caluna_context_fill_rect(e, c, number(), number(), number(), number()); break;
+    case 15: s = caluna_context_stroke_ellipse_in_rect(e, c, number(), number(), number(), number()); break;
+    case 16: s = caluna_context_clip_to_rect(e, c, number(), number(), number(), number()); break;
+    case 17: s = caluna_context_draw_linear_gradient(e, c, xs, below(2) ? xs + 4 : NULL, (size_t)below(3), number(),
+                                                     number(), number(), number(), (uint32_t)below(5)); break;
+    case 18: s = caluna_context_draw_radial_gradient(e, c, xs, NULL, (size_t)below(3), number(), number(), number(),
+                                                     number(), number(), number(), (uint32_t)below(4)); break;
+    case 19: s = caluna_context_draw_image(e, c, below(4) ? images[below(IMAGES)] : next(), number(), number(),
+                                           number(), number()); break;
+    case 20: s = below(2) ? caluna_context_set_font(e, c, name, number()) : caluna_context_show_text(e, c, name, number(), number()); break;
+    case 21: s = below(2) ? caluna_context_text_size(e, c, name, number(), &w, &h)
+                          : caluna_context_draw_text(e, c, name, number(), number(), number(), number(), below(2) ? name : NULL); break;
+    case 22: s = below(2) ? caluna_context_get_ctm(e, c, below(8) ? box : NULL)
+                          : caluna_context_clip_bounding_box(e, c, &box[0], &box[1], &box[2], below(8) ? &box[3] : NULL); break;
+    default: s = caluna_layer_render_in_context(e, below(2) ? layer : layer_pool[below(layer_pool_size)], c); break;
+    }
+    if ((int)s < 0 || (int)s > 9 || (s != CALUNA_OK && caluna_last_error(e)[0] == '\0')) draw_statuses_bad++;
+}
+
+static int32_t fuzz_draw(caluna_engine *e, caluna_layer layer, caluna_context ctx, void *user) {
+    static uint8_t buf[16];
+    (void)user;
+    draw_calls++;
+    for (int j = below(8); j >= 0; j--) {
+        caluna_context c = below(10) ? ctx : (below(2) ? stale_ctx : (below(2) ? next() : layer));
+        fuzz_context_call(e, layer, c);
+    }
+    if (caluna_render(e, buf, sizeof buf, 2, 2, 8, CALUNA_RGBA8_STRAIGHT) == CALUNA_ERR_INVALID_ARGUMENT) draw_refusals++;
+    if (below(8) == 0 && caluna_layer_display(e, layer) != CALUNA_ERR_INVALID_ARGUMENT) draw_statuses_bad++;
+    stale_ctx = ctx;
+    return below(6) ? 0 : (int32_t)below(12) - 1;
+}
 
 int main(void) {
     caluna_engine *e = NULL, *other = NULL;
@@ -134,13 +221,18 @@ int main(void) {
     EXPECT_OK(NULL, caluna_engine_create(NULL, &other));
     caluna_layer foreign = 0, root = 0;
     caluna_animation foreign_anim = 0;
+    caluna_image foreign_image = 0;
+    static const uint8_t px16[128] = { 255, 0, 0, 255, 0, 255, 0, 128 };   /* room for 4 rows at any stride < 32 */
     EXPECT_OK(other, caluna_layer_create(other, &foreign));
     EXPECT_OK(other, caluna_animation_create(other, "BasicAnimation", &foreign_anim));
+    EXPECT_OK(other, caluna_image_from_pixels(other, 2, 2, 8, CALUNA_RGBA8_STRAIGHT, px16, &foreign_image));
     EXPECT_OK(e, caluna_root_layer(e, &root));
 
     enum { POOL = 12 };
     caluna_layer ids[POOL] = { 0 };
     ids[0] = root;
+    layer_pool = ids;
+    layer_pool_size = POOL;
     /* Slots 0-3 always hold animations that a layer accepts (until the storm edits them). */
     caluna_animation anims[POOL] = { 0 };
     uint64_t frames[4] = { 0 };
@@ -205,7 +297,26 @@ int main(void) {
         const char *lkey = below(4) ? (below(2) ? "k" : "j") : (below(2) ? NULL : "");
         caluna_value av = anim_value();
         int engine_less = 0;
-        switch (below(50)) {
+        /* The image pool, like the animation pool. */
+        if (below(15) == 0) {
+            int islot = below(IMAGES);
+            int iw = below(6) - 1, ih = below(6) - 1;
+            static const uint8_t garbage[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                               0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1, 8, 6, 0, 0, 0 };
+            switch (below(6)) {
+            case 0:
+                /* Honest sizes: at most 4×4 pixels of a 4-pixel-wide buffer. */
+                s = caluna_image_from_pixels(e, iw, ih, below(4) ? 16 : below(40) - 8, (caluna_pixel_format)below(5),
+                                             below(8) ? px16 : NULL, &images[islot]);
+                break;
+            case 1: caluna_image_load_data(e, garbage, (size_t)below((int)sizeof garbage + 1), &images[islot]); break;
+            case 2: caluna_image_release(e, images[islot]); break;
+            case 3: caluna_image_retain(e, images[islot]); break;
+            case 4: images[islot] = below(2) ? foreign_image : ids[below(POOL)]; break;
+            default: images[islot] = below(2) ? next() : (images[islot] ^ (1ull << below(64))); break;
+            }
+        }
+        switch (below(60)) {
         case 0: s = caluna_layer_set(e, a, key, &v); break;
         case 1: s = caluna_layer_set(e, a, key, &v); break;
         case 2: s = caluna_layer_get(e, a, key, &out); break;
@@ -356,6 +467,76 @@ int main(void) {
             }
             break;
         }
+        /* ABI 1.3 */
+        case 48: case 49: s = caluna_layer_set(e, a, keys[21 + below(11)], &v); break;
+        case 50: {
+            caluna_image img = below(4) ? images[below(IMAGES)] : next();
+            int32_t w = 0, h = 0;
+            static uint8_t out[128];
+            switch (below(4)) {
+            case 0: s = caluna_image_size(e, img, below(8) ? &w : NULL, &h); break;
+            case 1: {
+                size_t n = 0;
+                s = caluna_image_byte_count(e, img, below(8) ? &n : NULL);
+                break;
+            }
+            case 2:
+                /* Honest buffers: pool images are 4×4 at most; 128 bytes hold 4 rows at any stride < 32. */
+                caluna_image_size(e, img, &w, &h);
+                s = caluna_image_read_pixels(e, img, below(8) ? out : NULL, below(4) ? sizeof out : (size_t)below(129),
+                                             below(4) ? 16 : below(40) - 8, (caluna_pixel_format)below(5));
+                break;
+            default: s = caluna_image_load_file(e, below(2) ? "/nonexistent.png" : "/tmp", &img); break;
+            }
+            break;
+        }
+        case 51: {
+            random_path();
+            caluna_path_element got[4];
+            size_t count = 0;
+            if (below(2)) s = caluna_layer_set_shadow_path(e, a, below(6) ? path_pool : NULL, (size_t)below(5));
+            else s = caluna_layer_shadow_path(e, a, below(6) ? got : NULL, (size_t)below(5), below(8) ? &count : NULL);
+            break;
+        }
+        case 52: s = below(2) ? caluna_layer_set_mask(e, a, below(4) ? b : 0) : caluna_layer_mask(e, a, &l); break;
+        case 53: {
+            int32_t flag = 0;
+            switch (below(5)) {
+            case 0: s = caluna_layer_set_needs_display(e, a); break;
+            case 1: s = caluna_layer_set_needs_display_in_rect(e, a, number(), number(), number(), number()); break;
+            case 2: s = caluna_layer_needs_display(e, a, below(8) ? &flag : NULL); break;
+            case 3: s = caluna_layer_display(e, a); break;
+            default: s = caluna_layer_display_if_needed(e, a); break;
+            }
+            break;
+        }
+        case 54: {
+            caluna_draw_callback f = below(4) ? fuzz_draw : NULL;
+            caluna_release_callback r = below(2) ? fuzz_release : NULL;
+            s = caluna_layer_set_draw_callback(e, a, f, NULL, r);
+            if (s == CALUNA_OK && f && r) release_owners++;
+            if (s == CALUNA_OK && f && below(4)) {
+                /* Layers start 0 × 0, which draws nothing: give it a size, then draw. */
+                caluna_value size = caluna_rect(0, 0, below(40), below(40));
+                caluna_layer_set(e, a, "bounds", &size);
+                s = below(2) ? caluna_layer_display(e, a) : caluna_layer_set_needs_display(e, a);
+            }
+            break;
+        }
+        case 55: {
+            caluna_image snap = 0;
+            s = caluna_layer_snapshot(e, a, below(2) ? 1.0 : number(), below(8) ? &snap : NULL);
+            if (s == CALUNA_OK) caluna_image_release(e, snap);
+            break;
+        }
+        case 56: {
+            caluna_stats st;
+            memset(&st, 0, sizeof st);
+            st.struct_size = below(2) ? sizeof st : (size_t)below((int)sizeof st + 1);
+            s = caluna_engine_stats(e, below(8) ? &st : NULL);
+            break;
+        }
+        case 57: fuzz_context_call(e, a, below(2) ? stale_ctx : next()); s = caluna_context_begin_path(e, stale_ctx); break;
         default: s = caluna_engine_step(e, below(4) ? 1.0 / 60 : number()); break;
         }
         if (s == CALUNA_OK) {
@@ -374,6 +555,9 @@ int main(void) {
     CHECK(no_engine_silent == 0, "engine-less failures explain themselves at caluna_last_error(NULL) (%d not)", no_engine_silent);
     CHECK(callback_calls > 0 && callback_refusals == callback_calls,
           "callbacks ran (%d) and each was refused a step/advance/flush (%d)", callback_calls, callback_refusals);
+    CHECK(draw_calls > 50 && draw_refusals == draw_calls && draw_statuses_bad == 0,
+          "draw callbacks ran (%d), each was refused a render (%d), every context call gave a documented status (%d bad)",
+          draw_calls, draw_refusals, draw_statuses_bad);
 
     /* A clean state still renders a known picture. */
     EXPECT_OK(e, caluna_engine_set_size(e, 8, 8, 1));
@@ -394,6 +578,18 @@ int main(void) {
     }
     caluna_value t = caluna_transform_identity();
     EXPECT_OK(e, caluna_layer_set(e, root, "transform", &t));
+    /* ABI 1.3 state the storm may have left on the root. */
+    {
+        caluna_value nil = caluna_nil(), zero = caluna_number(0), no = caluna_bool(0);
+        EXPECT_OK(e, caluna_layer_set_draw_callback(e, root, NULL, NULL, NULL));
+        EXPECT_OK(e, caluna_layer_set_mask(e, root, 0));
+        EXPECT_OK(e, caluna_layer_set(e, root, "contents", &nil));
+        EXPECT_OK(e, caluna_layer_set(e, root, "shadowOpacity", &zero));
+        EXPECT_OK(e, caluna_layer_set(e, root, "borderWidth", &zero));
+        EXPECT_OK(e, caluna_layer_set(e, root, "cornerRadius", &zero));
+        EXPECT_OK(e, caluna_layer_set(e, root, "shouldRasterize", &no));
+        EXPECT_OK(e, caluna_layer_set(e, root, "masksToBounds", &no));
+    }
     caluna_value f = caluna_rect(0, 0, 8, 8), yes = caluna_bool(0), one = caluna_number(1), red = caluna_color(1, 0, 0, 1);
     EXPECT_OK(e, caluna_layer_set(e, root, "frame", &f));
     EXPECT_OK(e, caluna_layer_set(e, root, "hidden", &yes));

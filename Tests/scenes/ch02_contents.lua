@@ -925,3 +925,16 @@ T.test("§1.12 renderInContext draws a layer tree into another layer's backing s
   T.eq(crop(full, 0, 120, 100, 80):compare(crop(full, 40, 30, 100, 80), 2), 0, "the copy on screen matches the original")
   T.raises(function() P:renderInContext(nil) end, "DrawingContext")
 end, { size = {200, 200} })
+
+T.test("misuse: a draw callback cannot display its own layer; the root cannot be a mask", function()
+  local L = ca.Layer{ frame = {0, 0, 10, 10} }
+  ca.root:addSublayer(L)
+  L.draw = function(layer, ctx) layer:display() end
+  T.raises(function() L:display() end, "already displaying")
+  L.draw = function(layer, ctx) ctx:setFillColor("red"); ctx:fillRect{0, 0, 10, 10} end
+  L:display()
+  T.eq(L.contents.width, 10, "the layer displays again afterwards")
+  local other = ca.Layer{}
+  T.raises(function() other.mask = ca.root end, "root layer cannot be a mask")
+  T.raises(function() other.mask = "not a layer" end, "Layer.mask expects a Layer")
+end, { size = {20, 20} })

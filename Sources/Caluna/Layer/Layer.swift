@@ -140,6 +140,8 @@ public final class Layer {
     // MARK: display state (LayerDisplay.swift)
     /// What setNeedsDisplay marked (points; `wholeLayer` for all); nil when clean.
     var displayDirty: Rect? = nil
+    /// Inside this layer's display (a callback displaying it again is an error).
+    var isDisplaying = false
     /// The store the last display made (redrawn in place while it is `contents`).
     weak var ownBackingStore: Image? = nil
     /// Draws the layer's content (what a subclass's drawInContext: does);

@@ -53,6 +53,11 @@ extension Layer {
 
     private func display(dirty: Rect?) throws {
         try checkModel("display")
+        guard !isDisplaying else {
+            throw CalunaError.invalid("display: the layer is already displaying (a draw callback cannot display its own layer)")
+        }
+        isDisplaying = true
+        defer { isDisplaying = false }
         displayDirty = nil
         if let d = delegate, try d.display(self) {
             engine?.pendingStats.drawCallbacks += 1

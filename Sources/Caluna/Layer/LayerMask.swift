@@ -12,6 +12,7 @@ extension Layer {
         if let m = newMask {
             guard m !== maskLayer else { return }
             guard m.engine === engine else { throw CalunaError(.treeError, "Layer.mask: the mask belongs to another engine") }
+            guard m !== engine?.root else { throw CalunaError(.treeError, "Layer.mask: the engine's root layer cannot be a mask") }
             guard !m.isPresentation else { throw CalunaError(.treeError, "Layer.mask: a presentation layer cannot be a mask") }
             guard m.superlayer == nil else {
                 throw CalunaError(.treeError, "Layer.mask: the mask layer has a superlayer; remove it from its superlayer first")
