@@ -355,10 +355,8 @@ public func caluna_animation_get_timing_functions(_ e: OpaquePointer?, _ anim: U
 
 /// The layout of caluna_path_element: a 4-byte type, padding, 3 points.
 private enum PathLayout {
-    static let size = 56, points = 8
+    static let size = CPathLayout.size, points = CPathLayout.points
     static let names = ["MOVE", "LINE", "QUAD", "CUBIC", "CLOSE"]
-    /// Coordinates beyond this are refused (lengths and tangents stay finite).
-    static let limit = 1e9
 }
 
 @_cdecl("caluna_animation_set_path")
@@ -369,28 +367,7 @@ public func caluna_animation_set_path(_ e: OpaquePointer?, _ anim: UInt64, _ ele
         let p = try AnimationProperties.resolve("path", for: a)
         let n = try arrayCount(count, elements, "elements")
         guard let elements else { try p.set(a, .null); return }
-        var path = Path()
-        for i in 0..<n {
-            let base = elements + i * PathLayout.size
-            let type = base.loadUnaligned(as: Int32.self)
-            func pt(_ j: Int) throws -> Point {
-                let x = base.loadUnaligned(fromByteOffset: PathLayout.points + 16 * j, as: Double.self)
-                let y = base.loadUnaligned(fromByteOffset: PathLayout.points + 16 * j + 8, as: Double.self)
-                guard x.isFinite, y.isFinite, abs(x) <= PathLayout.limit, abs(y) <= PathLayout.limit else {
-                    throw CalunaError(.invalidArgument, "elements[\(i)].points[\(j)] = (\(x), \(y)) must be finite and within ±1e9")
-                }
-                return Point(x, y)
-            }
-            switch type {
-            case 0: path.elements.append(.move(try pt(0)))
-            case 1: path.elements.append(.line(try pt(0)))
-            case 2: path.elements.append(.quad(try pt(0), try pt(1)))
-            case 3: path.elements.append(.cubic(try pt(0), try pt(1), try pt(2)))
-            case 4: path.elements.append(.close)
-            default:
-                throw CalunaError(.invalidArgument, "elements[\(i)].type \(type) is not a caluna_path_element_type (0…4)")
-            }
-        }
+        let path = try readPath(elements, count: UInt(n), "caluna_animation_set_path")
         try p.set(a, .path(path))
     }
 }
