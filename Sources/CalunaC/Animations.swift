@@ -353,12 +353,6 @@ public func caluna_animation_get_timing_functions(_ e: OpaquePointer?, _ anim: U
 
 // MARK: paths
 
-/// The layout of caluna_path_element: a 4-byte type, padding, 3 points.
-private enum PathLayout {
-    static let size = CPathLayout.size, points = CPathLayout.points
-    static let names = ["MOVE", "LINE", "QUAD", "CUBIC", "CLOSE"]
-}
-
 @_cdecl("caluna_animation_set_path")
 public func caluna_animation_set_path(_ e: OpaquePointer?, _ anim: UInt64, _ elements: UnsafeRawPointer?,
                                       _ count: Int32) -> Int32 {
@@ -380,22 +374,7 @@ public func caluna_animation_get_path(_ e: OpaquePointer?, _ anim: UInt64, _ out
         let c = try arrayOutput(out, capacity, count)
         let a = try ce.animation(anim, "anim")
         guard case .path(let path) = try AnimationProperties.resolve("path", for: a).get(a) else { return }
-        for (i, el) in path.elements.prefix(Int(capacity)).enumerated() {
-            let base = out! + i * PathLayout.size
-            memset(base, 0, PathLayout.size)
-            let (type, pts): (Int32, [Point]) = switch el {
-            case .move(let p): (0, [p])
-            case .line(let p): (1, [p])
-            case .quad(let c1, let p): (2, [c1, p])
-            case .cubic(let c1, let c2, let p): (3, [c1, c2, p])
-            case .close: (4, [])
-            }
-            base.storeBytes(of: type, as: Int32.self)
-            for (j, p) in pts.enumerated() {
-                base.storeBytes(of: p.x, toByteOffset: PathLayout.points + 16 * j, as: Double.self)
-                base.storeBytes(of: p.y, toByteOffset: PathLayout.points + 16 * j + 8, as: Double.self)
-            }
-        }
+        if let out { writePath(path, to: out, capacity: Int(capacity)) }
         c.pointee = try int32(path.elements.count, "count")
     }
 }

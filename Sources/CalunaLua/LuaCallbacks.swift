@@ -38,11 +38,13 @@ extension LuaBinding {
         end
         """
 
+    /// Installs the method caller and the method checker (LuaDisplay) in the registry.
     func installMethodCaller(_ L: OpaquePointer) {
-        guard luaL_loadstring(L, LuaBinding.methodCallerSource) == LUA_OK, calu_pcall(L, 0, 1, 0) == LUA_OK else {
-            L.pop(); return
+        for (source, key) in [(LuaBinding.methodCallerSource, LuaBinding.methodCallerKey),
+                              (LuaBinding.methodCheckerSource, LuaBinding.methodCheckerKey)] {
+            guard luaL_loadstring(L, source) == LUA_OK, calu_pcall(L, 0, 1, 0) == LUA_OK else { L.pop(); continue }
+            lua_setfield(L, registryIndex, key)
         }
-        lua_setfield(L, registryIndex, LuaBinding.methodCallerKey)
     }
 
     /// Calls object:name(args…) in protected mode on the current call thread;

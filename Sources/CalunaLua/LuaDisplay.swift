@@ -13,14 +13,7 @@ extension LuaBinding {
     /// Whether the object at `object` answers `name` (looked up in Lua, so a
     /// failing __index raises inside lua_pcall).
     func hasMethod(_ L: OpaquePointer, _ object: Int32, _ name: String) throws -> Bool {
-        if lua_getfield(L, registryIndex, LuaBinding.methodCheckerKey) != LUA_TFUNCTION {
-            L.pop()
-            guard luaL_loadstring(L, LuaBinding.methodCheckerSource) == LUA_OK, calu_pcall(L, 0, 1, 0) == LUA_OK else {
-                L.pop(); return false
-            }
-            lua_pushvalue(L, -1)
-            lua_setfield(L, registryIndex, LuaBinding.methodCheckerKey)
-        }
+        guard lua_getfield(L, registryIndex, LuaBinding.methodCheckerKey) == LUA_TFUNCTION else { L.pop(); return false }
         lua_pushvalue(L, object)
         L.push(name)
         try pcall(L, nargs: 2, results: 1)

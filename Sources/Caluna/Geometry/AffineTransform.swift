@@ -30,6 +30,8 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     public func apply(_ p: Point) -> Point { Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty) }
+    /// CGRectApplyAffineTransform: the axis-aligned box of the transformed corners.
+    public func apply(_ r: Rect) -> Rect { Rect.bounding(r.corners.map { apply($0) }) }
 
     public func inverted() -> AffineTransform? {
         let det = a * d - b * c

@@ -28,14 +28,23 @@ public struct Path: Hashable, Sendable {
         elements.append(.cubic(Point(cx + k * rx, cy - ry), Point(cx + rx, cy - k * ry), Point(cx + rx, cy)))
         close()
     }
-    public var isFinite: Bool {
-        elements.allSatisfy {
-            switch $0 {
-            case .move(let p), .line(let p): return p.isFinite
-            case .quad(let a, let b): return a.isFinite && b.isFinite
-            case .cubic(let a, let b, let c): return a.isFinite && b.isFinite && c.isFinite
-            case .close: return true
+    /// Every point of the path, control points included, in order.
+    public var points: [Point] {
+        var out: [Point] = []
+        out.reserveCapacity(elements.count * 2)
+        for e in elements {
+            switch e {
+            case .move(let p), .line(let p): out.append(p)
+            case .quad(let a, let b): out += [a, b]
+            case .cubic(let a, let b, let c): out += [a, b, c]
+            case .close: break
             }
         }
+        return out
     }
+
+    /// The box of every point, control points included: it contains the path.
+    public var controlPointBounds: Rect { Rect.bounding(points) }
+
+    public var isFinite: Bool { points.allSatisfy { $0.isFinite } }
 }

@@ -65,8 +65,7 @@ extension Layer {
     /// box of the transformed bounds. Perspective is ignored (spec D5).
     public var frame: Rect {
         get {
-            let t = geometryTransform.affine
-            return Rect.bounding(bounds.corners.map { t.apply($0) })
+            geometryTransform.affine.apply(bounds)
         }
         set {
             // Spec D5: the setter ignores the transform.

@@ -239,14 +239,7 @@ public enum LayerProperties {
             }
         },
         .stored("shadowPath", \.shadowPath, animatable: true) { p in
-            for e in p?.elements ?? [] {
-                switch e {
-                case .move(let q), .line(let q): try LayerProperty.checkMagnitude("shadowPath", q.x, q.y)
-                case .quad(let a, let b): try LayerProperty.checkMagnitude("shadowPath", a.x, a.y, b.x, b.y)
-                case .cubic(let a, let b, let c): try LayerProperty.checkMagnitude("shadowPath", a.x, a.y, b.x, b.y, c.x, c.y)
-                case .close: break
-                }
-            }
+            for q in p?.points ?? [] { try LayerProperty.checkMagnitude("shadowPath", q.x, q.y) }
         },
         .stored("shouldRasterize", \.shouldRasterize, animatable: false),
         .stored("rasterizationScale", \.rasterizationScale, animatable: false) { try LayerProperty.scale("rasterizationScale", $0) },

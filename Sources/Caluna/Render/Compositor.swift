@@ -165,17 +165,10 @@ struct Compositor {
 
     /// Starts an offscreen group bounded by the current clip, counting it.
     mutating func pushGroup() {
-        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
-        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
-        let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { p -> (Double, Double) in
-            var x = p.0, y = p.1
-            cairo_user_to_device(cr, &x, &y)
-            return (x, y)
-        }
-        let w = (corners.map(\.0).max() ?? 0) - (corners.map(\.0).min() ?? 0)
-        let h = (corners.map(\.1).max() ?? 0) - (corners.map(\.1).min() ?? 0)
         stats.offscreenPasses += 1
-        if w.isFinite, h.isFinite, w > 0, h > 0, w * h < 1e12 { stats.offscreenPixels += Int(w.rounded(.up) * h.rounded(.up)) }
+        if let d = deviceClip(), d.width * d.height < 1e12 {
+            stats.offscreenPixels += Int(d.width.rounded(.up) * d.height.rounded(.up))
+        }
         cairo_push_group(cr)
     }
 }

@@ -66,7 +66,7 @@ extension Compositor {
     mutating func drawShadow(of path: Path, layer: Layer, alpha: Double) {
         cairo_save(cr)
         cairo_new_path(cr)
-        appendPath(path)
+        path.append(to: cr)
         var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
         cairo_path_extents(cr, &x0, &y0, &x1, &y1)
         let user = Rect(x0, y0, x1 - x0, y1 - y0)
@@ -74,14 +74,14 @@ extension Compositor {
         cairo_restore(cr)
         paintShadow(layer: layer, extent: user, alpha: alpha) { scr in
             cairo_set_fill_rule(scr, CAIRO_FILL_RULE_WINDING)
-            Compositor.append(path, to: scr)
+            path.append(to: scr)
             cairo_fill(scr)
         }
     }
 
     /// The shadow of an offscreen group (its alpha is the silhouette).
     mutating func drawShadow(of content: OpaquePointer, layer: Layer) {
-        guard let e = visualExtent(of: layer) ?? deviceClipInUser() else { return }
+        guard let e = visualExtent(of: layer) ?? clipInUserSpace() else { return }
         paintShadow(layer: layer, extent: e, alpha: 1) { scr in
             cairo_set_source(scr, content)
             cairo_paint(scr)
@@ -146,33 +146,11 @@ extension Compositor {
     }
 
     /// The current clip in user space (the fallback extent of a silhouette).
-    func deviceClipInUser() -> Rect? {
+    func clipInUserSpace() -> Rect? {
         var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
         cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x0, y0, x1 - x0, y1 - y0)
-    }
-
-    func appendPath(_ path: Path) { Compositor.append(path, to: cr) }
-
-    /// A Path as cairo's current path (quads raised to cubics).
-    static func append(_ path: Path, to cr: OpaquePointer) {
-        var current = Point(0, 0)
-        for e in path.elements {
-            switch e {
-            case .move(let p): cairo_move_to(cr, p.x, p.y); current = p
-            case .line(let p): cairo_line_to(cr, p.x, p.y); current = p
-            case .quad(let c, let p):
-                let c1 = Point(current.x + 2 / 3 * (c.x - current.x), current.y + 2 / 3 * (c.y - current.y))
-                let c2 = Point(p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y))
-                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y); current = p
-            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y); current = p
-            case .close:
-                cairo_close_path(cr)
-                var x = 0.0, y = 0.0
-                if cairo_has_current_point(cr) != 0 { cairo_get_current_point(cr, &x, &y); current = Point(x, y) }
-            }
-        }
     }
 
     // MARK: extents
@@ -188,29 +166,16 @@ extension Compositor {
             let space = layer.sublayerSpaceAffine
             for s in layer.sublayers where !s.hidden {
                 guard let m = s.affineToSuperlayer(parentSpace: space), let e = visualExtent(of: s, depth: depth + 1) else { return nil }
-                r = r.union(Rect.bounding(e.corners.map { m.apply($0) }))
+                r = r.union(m.apply(e))
             }
             if layer.transitionFrame != nil { r = r.union(layer.bounds) }
         }
         if depth > 0 && layer.castsShadow {
             let grow = 3 * layer.shadowRadius + 1
-            let shadow = (layer.shadowPath.map { Compositor.pathBounds($0) } ?? r)
+            let shadow = (layer.shadowPath?.controlPointBounds ?? r)
                 .offsetBy(layer.shadowOffset.width, layer.shadowOffset.height).insetBy(-grow, -grow)
             r = r.union(shadow)
         }
         return r
-    }
-
-    static func pathBounds(_ p: Path) -> Rect {
-        var pts: [Point] = []
-        for e in p.elements {
-            switch e {
-            case .move(let q), .line(let q): pts.append(q)
-            case .quad(let a, let b): pts += [a, b]
-            case .cubic(let a, let b, let c): pts += [a, b, c]
-            case .close: break
-            }
-        }
-        return Rect.bounding(pts)
     }
 }

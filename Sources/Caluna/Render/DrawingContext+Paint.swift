@@ -283,7 +283,7 @@ extension DrawingContext {
         cairo_new_path(cr)
         var p = Path()
         p.addEllipse(in: r)
-        append(cr, p)
+        p.append(to: cr)
         fill(cr, evenOdd: false, preserve: false)
     }
 
@@ -294,7 +294,7 @@ extension DrawingContext {
         cairo_new_path(cr)
         var p = Path()
         p.addEllipse(in: r)
-        append(cr, p)
+        p.append(to: cr)
         stroke(cr)
     }
 

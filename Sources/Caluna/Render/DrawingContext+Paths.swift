@@ -103,15 +103,7 @@ extension DrawingContext {
         let api = "CGContext.addQuadCurveTo"
         let p = try checked(api, "point", p), c = try checked(api, "control", c)
         try requireCurrentPoint(cr, api)
-        quadToCubic(cr, control: c, end: p)
-    }
-
-    /// A quadratic is exactly the cubic whose controls lie 2/3 of the way to its control.
-    private func quadToCubic(_ cr: OpaquePointer, control c: Point, end p: Point) {
-        var x0 = 0.0, y0 = 0.0
-        cairo_get_current_point(cr, &x0, &y0)
-        cairo_curve_to(cr, x0 + 2 / 3 * (c.x - x0), y0 + 2 / 3 * (c.y - y0),
-                       p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
+        Path.appendQuad(cr, control: c, end: p)
     }
 
     /// UIBezierPath/CGContextAddArc semantics in y-down space: angles in radians
@@ -148,7 +140,7 @@ extension DrawingContext {
         let r = try checked("CGContext.addEllipseInRect", "rect", rect)
         var p = Path()
         p.addEllipse(in: r)
-        append(cr, p)
+        p.append(to: cr)
     }
 
     /// UIBezierPath(roundedRect:cornerRadius:): the radius is clamped to half
@@ -197,20 +189,7 @@ extension DrawingContext {
                 throw CalunaError.invalid("\(api): \(what) has no current point; start the path with moveTo")
             }
         }
-        append(cr, path)
-    }
-
-    /// Adds checked elements to cairo's path.
-    func append(_ cr: OpaquePointer, _ path: Path) {
-        for e in path.elements {
-            switch e {
-            case .move(let p): cairo_move_to(cr, p.x, p.y)
-            case .line(let p): cairo_line_to(cr, p.x, p.y)
-            case .quad(let c, let p): quadToCubic(cr, control: c, end: p)
-            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-            case .close: if cairo_has_current_point(cr) != 0 { cairo_close_path(cr) }
-            }
-        }
+        path.append(to: cr)
     }
 
     /// CGContextClosePath: a line back to the subpath's start.
