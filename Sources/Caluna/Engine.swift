@@ -39,6 +39,8 @@ public final class Engine {
     /// Timers and display links, in the order they were created.
     var frameCallbacks: [FrameCallback] = []
     var nextCallbackSequence = 0
+    /// Physics worlds stepped by the clock, in the order they were made.
+    var physicsWorlds: [PhysicsWorld] = []
     /// True while the engine runs a frame (callbacks may not step or render).
     var runningFrame = false
 

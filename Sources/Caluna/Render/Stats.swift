@@ -15,6 +15,10 @@ public struct FrameStats: Sendable, Equatable {
     /// Backing-store pixels redrawn (a dirty rect counts only its own pixels).
     public var dirtyPixels = 0
     public var imagesDecoded = 0
+    // physics
+    public var physicsSteps = 0
+    /// Time spent in physics steps (wall clock; for budgets, never for tests).
+    public var physicsStepMicroseconds = 0
     // gauges (bytes; each image counted once however many layers share it)
     public var rasterCacheBytes = 0
     public var backingStoreBytes = 0
@@ -28,7 +32,8 @@ public struct FrameStats: Sendable, Equatable {
          ("offscreenPixels", offscreenPixels), ("rasterCacheHits", rasterCacheHits),
          ("rasterCacheMisses", rasterCacheMisses), ("drawCallbacks", drawCallbacks), ("dirtyPixels", dirtyPixels),
          ("imagesDecoded", imagesDecoded), ("rasterCacheBytes", rasterCacheBytes),
-         ("backingStoreBytes", backingStoreBytes), ("imageBytes", imageBytes)]
+         ("backingStoreBytes", backingStoreBytes), ("imageBytes", imageBytes),
+         ("physicsSteps", physicsSteps), ("physicsStepMicroseconds", physicsStepMicroseconds)]
     }
 }
 

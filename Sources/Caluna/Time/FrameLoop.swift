@@ -47,6 +47,7 @@ extension Engine {
         let start = clock.ticks
         moveClock(toTick: target)
         fireFrameCallbacks(from: start, &errors)
+        stepPhysics(&errors)
         settle(&errors)
         try errors.rethrow()
     }

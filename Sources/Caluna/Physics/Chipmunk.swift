@@ -1,0 +1,125 @@
+import CChipmunk
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What every call into Chipmunk relies on. Debian builds Chipmunk with its
+/// assertions on, and a failed one aborts the process, so the wrapper checks
+/// every value before Chipmunk sees it (DESIGN §4 "Physics").
+enum Chipmunk {
+    /// The largest magnitude accepted for positions, velocities, forces,
+    /// masses and the like. From a state bounded by this, one step cannot
+    /// overflow to ∞, so Chipmunk's sanity assertions never fire mid-step;
+    /// a body that leaves the bound after a step is reported as diverged.
+    static let limit = 1e15
+
+    /// Debian's Chipmunk prints a two-line banner to stdout when the process
+    /// makes its first space. The first space is made here with stdout sent
+    /// to /dev/null, once per process.
+    private static let bannerSilenced: Bool = {
+        fflush(stdout)
+        let saved = dup(1)
+        let devNull = open("/dev/null", O_WRONLY)
+        if saved >= 0, devNull >= 0 { dup2(devNull, 1) }
+        cpSpaceFree(cpSpaceNew())
+        fflush(stdout)
+        if saved >= 0 { dup2(saved, 1); close(saved) }
+        if devNull >= 0 { close(devNull) }
+        return true
+    }()
+
+    static func newSpace() -> SpaceRef {
+        _ = bannerSilenced
+        return cpSpaceNew()
+    }
+
+    // MARK: checks
+
+    static func number(_ v: Double, _ what: String, min: Double = -limit, max: Double = limit) throws -> Double {
+        guard v.isFinite else { throw CalunaError.invalid("\(what) must be finite (got \(v))") }
+        guard v >= min, v <= max else {
+            throw CalunaError.invalid("\(what) must be in [\(fmt(min)), \(fmt(max))] (got \(fmt(v)))")
+        }
+        return v
+    }
+
+    static func positive(_ v: Double, _ what: String, allowZero: Bool = false) throws -> Double {
+        guard v.isFinite else { throw CalunaError.invalid("\(what) must be finite (got \(v))") }
+        guard allowZero ? v >= 0 : v > 0 else {
+            throw CalunaError.invalid("\(what) must be \(allowZero ? "0 or more" : "positive") (got \(fmt(v)))")
+        }
+        guard v <= limit else { throw CalunaError.invalid("\(what) must be at most \(fmt(limit)) (got \(fmt(v)))") }
+        return v
+    }
+
+    static func vect(_ p: Point, _ what: String) throws -> cpVect {
+        guard p.x.isFinite, p.y.isFinite else { throw CalunaError.invalid("\(what) must be finite (got \(p))") }
+        guard abs(p.x) <= limit, abs(p.y) <= limit else {
+            throw CalunaError.invalid("\(what) must be within ±\(fmt(limit)) (got \(p))")
+        }
+        return cpv(p.x, p.y)
+    }
+
+    static func point(_ v: cpVect) -> Point { Point(v.x, v.y) }
+}
+
+typealias SpaceRef = UnsafeMutablePointer<cpSpace>
+typealias BodyRef = UnsafeMutablePointer<cpBody>
+typealias ShapeRef = UnsafeMutablePointer<cpShape>
+typealias ConstraintRef = UnsafeMutablePointer<cpConstraint>
+typealias ArbiterRef = UnsafeMutablePointer<cpArbiter>
+
+@inline(__always) func cpv(_ x: Double, _ y: Double) -> cpVect { cpVect(x: x, y: y) }
+
+/// How shapes filter collisions (cpShapeFilter): shapes in the same non-zero
+/// group never collide; otherwise each one's categories must meet the
+/// other's mask.
+public struct ShapeFilter: Equatable, Sendable {
+    public var group: UInt
+    public var categories: UInt32
+    public var mask: UInt32
+    public init(group: UInt = 0, categories: UInt32 = .max, mask: UInt32 = .max) {
+        self.group = group; self.categories = categories; self.mask = mask
+    }
+    public static let all = ShapeFilter()
+    var cp: cpShapeFilter { cpShapeFilter(group: group, categories: categories, mask: mask) }
+    init(_ f: cpShapeFilter) { self.init(group: f.group, categories: f.categories, mask: f.mask) }
+}
+
+/// A collision type: an integer or a name. Names are interned process-wide
+/// (they only key handler lookups, so their numbers never affect a result).
+public enum CollisionType: Hashable, Sendable, CustomStringConvertible {
+    case number(UInt)
+    case name(String)
+
+    public static let none = CollisionType.number(0)
+
+    public var description: String {
+        switch self { case .number(let n): return String(n); case .name(let s): return s }
+    }
+
+    /// Names get numbers from 2⁴⁸ up, clear of any integer a script uses.
+    private static let names = Mutex<[String: UInt]>([:])
+
+    var cp: UInt {
+        switch self {
+        case .number(let n): return n
+        case .name(let s):
+            return CollisionType.names.withLock { table in
+                if let n = table[s] { return n }
+                let n = (UInt(1) << 48) + UInt(table.count)
+                table[s] = n
+                return n
+            }
+        }
+    }
+
+    /// An integer collision type from a double (scripts pass numbers).
+    public static func number(checking v: Double) throws -> CollisionType {
+        guard v.isFinite, v >= 0, v < 9_007_199_254_740_992, v == v.rounded() else {
+            throw CalunaError.invalid("a collision type must be a whole number from 0 to 2^53 or a name (got \(v))")
+        }
+        return .number(UInt(v))
+    }
+}

@@ -1,0 +1,411 @@
+import CChipmunk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Chipmunk space (cpSpace) stepped by the engine's clock: fixed steps from
+/// an accumulator kept in clock ticks (DESIGN §3), so a second of 1/120 s
+/// steps is exactly 120 steps however the host splits its frames. Like the
+/// book's loop, the simulation runs up to one step ahead of the clock.
+///
+/// The world owns what is added to it; removing a body removes its shapes
+/// and the constraints that use it. While the world steps, additions and
+/// removals are deferred to the end of the step, other changes that Chipmunk
+/// forbids there (mass, type, sleep) are errors.
+public final class PhysicsWorld {
+    let space: SpaceRef
+    public private(set) weak var engine: Engine?
+    /// The world's own static body (cpSpaceGetStaticBody).
+    public private(set) var staticBody: PhysicsBody! = nil
+
+    /// The length of one fixed step, in seconds.
+    public private(set) var stepDuration: Double
+    var stepTicks: Int64
+    /// 0: no cap (the book). Otherwise steps beyond it in one frame are
+    /// dropped and the simulation falls behind the clock instead of
+    /// spiralling.
+    public var maxStepsPerFrame = 0
+    /// A paused world is not stepped by the clock (manual `step` still works).
+    public var paused = false {
+        didSet { if let e = engine { simulatedTick = e.clock.ticks } }
+    }
+    /// The clock reading the simulation has reached (ticks).
+    var simulatedTick: Int64
+    /// Steps taken since the world was made.
+    public private(set) var stepCount = 0
+    /// Steps dropped by maxStepsPerFrame.
+    public private(set) var droppedSteps = 0
+
+    var bodies: [PhysicsBody] = []
+    var constraints: [PhysicsConstraint] = []
+    var handlers: [CollisionHandler.Selector: CollisionHandler] = [:]
+    /// Bodies with layers bound to them, in binding order.
+    var boundBodies: [PhysicsBody] = []
+
+    /// True inside cpSpaceStep (and queries): the space is locked.
+    public private(set) var isStepping = false
+    /// Additions and removals made while stepping, run after the step.
+    var deferred: [() -> Void] = []
+    /// The first error a callback raised during the current step.
+    var callbackError: Error?
+    /// Mass, moment or constraint bodies changed: re-check before stepping.
+    var needsPreflight = true
+    public private(set) var isDestroyed = false
+
+    public struct Settings {
+        public var gravity = Point.zero
+        public var iterations = 10
+        public var damping = 1.0
+        public var idleSpeedThreshold = 0.0
+        public var sleepTimeThreshold = Double.infinity
+        public var collisionSlop = 0.1
+        /// nil: Chipmunk's default, (1 − 0.1)⁶⁰.
+        public var collisionBias: Double? = nil
+        public var collisionPersistence = 3
+        public var step = 1.0 / 120
+        public var maxStepsPerFrame = 0
+        public init() {}
+    }
+
+    /// A world stepped by `engine`'s clock (nil: stepped only by hand).
+    public init(engine: Engine?, settings: Settings = Settings()) throws {
+        space = Chipmunk.newSpace()
+        self.engine = engine
+        stepDuration = 1.0 / 120
+        stepTicks = Clock.ticksPerSecond / 120
+        simulatedTick = engine?.clock.ticks ?? 0
+        staticBody = PhysicsBody(staticBodyOf: self)
+        do {
+            try apply(settings)
+        } catch {
+            tearDown()
+            throw error
+        }
+        engine?.physicsWorlds.append(self)
+    }
+
+    deinit { tearDown() }
+
+    func apply(_ s: Settings) throws {
+        try setGravity(s.gravity)
+        try setIterations(s.iterations)
+        try setDamping(s.damping)
+        try setIdleSpeedThreshold(s.idleSpeedThreshold)
+        try setSleepTimeThreshold(s.sleepTimeThreshold)
+        try setCollisionSlop(s.collisionSlop)
+        if let b = s.collisionBias { try setCollisionBias(b) }
+        try setCollisionPersistence(s.collisionPersistence)
+        try setStep(s.step)
+        try setMaxStepsPerFrame(s.maxStepsPerFrame)
+    }
+
+    /// Removes everything and frees the space; the engine stops stepping
+    /// it. Bodies, shapes and constraints stay usable outside any world; the
+    /// static body and its shapes become unusable.
+    public func destroy() throws {
+        try checkNotStepping("destroy")
+        tearDown()
+    }
+
+    private func tearDown() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        engine?.physicsWorlds.removeAll { $0 === self }
+        // No callback may reach a script while the world comes apart.
+        for h in handlers.values { h.detach() }
+        handlers = [:]
+        for c in constraints { cpSpaceRemoveConstraint(space, c.handle); c.world = nil }
+        constraints = []
+        for b in bodies { b.leave(self, removingFromSpace: true) }
+        bodies = []
+        boundBodies = []
+        for s in staticBody.shapes where s.inSpace { cpSpaceRemoveShape(space, s.handle); s.inSpace = false }
+        staticBody.invalidate()
+        cpSpaceFree(space)
+    }
+
+    func check() throws {
+        if isDestroyed { throw CalunaError(.staleHandle, "the physics world was destroyed") }
+    }
+
+    func checkNotStepping(_ what: String) throws {
+        try check()
+        if isStepping {
+            throw CalunaError.invalid("\(what) cannot be done while the physics world steps (inside a collision or update callback)")
+        }
+    }
+
+    // MARK: settings
+
+    public var gravity: Point { Chipmunk.point(cpSpaceGetGravity(space)) }
+    public func setGravity(_ g: Point) throws { try check(); cpSpaceSetGravity(space, try Chipmunk.vect(g, "gravity")) }
+
+    public var iterations: Int { Int(cpSpaceGetIterations(space)) }
+    public func setIterations(_ n: Int) throws {
+        try check()
+        guard (1...10_000).contains(n) else { throw CalunaError.invalid("iterations must be from 1 to 10000 (got \(n))") }
+        cpSpaceSetIterations(space, Int32(n))
+    }
+
+    /// The fraction of velocity a body keeps each second (1: no damping).
+    public var damping: Double { cpSpaceGetDamping(space) }
+    public func setDamping(_ d: Double) throws {
+        try check()
+        cpSpaceSetDamping(space, try Chipmunk.number(d, "damping", min: 0, max: 1))
+    }
+
+    public var idleSpeedThreshold: Double { cpSpaceGetIdleSpeedThreshold(space) }
+    public func setIdleSpeedThreshold(_ v: Double) throws {
+        try check()
+        cpSpaceSetIdleSpeedThreshold(space, try Chipmunk.positive(v, "idleSpeedThreshold", allowZero: true))
+    }
+
+    /// Seconds a group of bodies must be idle to fall asleep (∞: never).
+    public var sleepTimeThreshold: Double { cpSpaceGetSleepTimeThreshold(space) }
+    public func setSleepTimeThreshold(_ v: Double) throws {
+        try check()
+        if v == .infinity { cpSpaceSetSleepTimeThreshold(space, v); return }
+        cpSpaceSetSleepTimeThreshold(space, try Chipmunk.positive(v, "sleepTimeThreshold", allowZero: true))
+    }
+
+    public var collisionSlop: Double { cpSpaceGetCollisionSlop(space) }
+    public func setCollisionSlop(_ v: Double) throws {
+        try check()
+        cpSpaceSetCollisionSlop(space, try Chipmunk.positive(v, "collisionSlop", allowZero: true))
+    }
+
+    /// The fraction of overlap left after one second (Chipmunk's default (1 − 0.1)⁶⁰).
+    public var collisionBias: Double { cpSpaceGetCollisionBias(space) }
+    public func setCollisionBias(_ v: Double) throws {
+        try check()
+        cpSpaceSetCollisionBias(space, try Chipmunk.number(v, "collisionBias", min: 0, max: 1))
+    }
+
+    public var collisionPersistence: Int { Int(cpSpaceGetCollisionPersistence(space)) }
+    public func setCollisionPersistence(_ n: Int) throws {
+        try check()
+        guard (0...1000).contains(n) else { throw CalunaError.invalid("collisionPersistence must be from 0 to 1000 (got \(n))") }
+        cpSpaceSetCollisionPersistence(space, cpTimestamp(n))
+    }
+
+    public func setStep(_ dt: Double) throws {
+        try check()
+        guard dt.isFinite, dt > 0, dt <= 1 else { throw CalunaError.invalid("step must be in (0, 1] seconds (got \(dt))") }
+        let ticks = try Clock.ticks(for: dt, what: "step")
+        guard ticks > 0 else { throw CalunaError.invalid("step \(dt) s is shorter than one clock tick") }
+        stepDuration = dt
+        stepTicks = ticks
+    }
+
+    public func setMaxStepsPerFrame(_ n: Int) throws {
+        guard n >= 0 else { throw CalunaError.invalid("maxStepsPerFrame must be 0 (no cap) or more (got \(n))") }
+        maxStepsPerFrame = n
+    }
+
+    /// Seconds of simulation run so far (steps × their durations, by the clock).
+    public var simulatedTime: Double { Clock.seconds(ticks: simulatedTick) }
+
+    public var allBodies: [PhysicsBody] { bodies }
+    public var allConstraints: [PhysicsConstraint] { constraints }
+
+    // MARK: stepping
+
+    /// Catches the simulation up with the clock at `tick` (the engine calls
+    /// this each frame after timers and display links).
+    func advance(toTick tick: Int64) throws {
+        guard !isDestroyed else { return }
+        if paused { simulatedTick = tick; return }
+        var first = FirstError()
+        var steps = 0
+        while simulatedTick < tick {
+            if maxStepsPerFrame > 0, steps >= maxStepsPerFrame {
+                droppedSteps += Int((tick - simulatedTick + stepTicks - 1) / stepTicks)
+                simulatedTick = tick
+                break
+            }
+            simulatedTick += stepTicks
+            steps += 1
+            first.run { try stepOnce(stepDuration) }
+            if isDestroyed { return }
+        }
+        if steps > 0 { first.run { try syncBindings() } }
+        try first.rethrow()
+    }
+
+    /// One step of `dt` seconds now (cpSpaceStep), outside the accumulator:
+    /// the book's variable-step loop (listing 11.3). Bound layers follow.
+    public func step(_ dt: Double) throws {
+        try checkNotStepping("step")
+        guard dt.isFinite, dt > 0, dt <= 10 else { throw CalunaError.invalid("step: dt must be in (0, 10] seconds (got \(dt))") }
+        var first = FirstError()
+        first.run { try stepOnce(dt) }
+        first.run { try syncBindings() }
+        try first.rethrow()
+    }
+
+    private func stepOnce(_ dt: Double) throws {
+        if needsPreflight { try preflight() }
+        let started = engine != nil ? monotonicNanoseconds() : 0
+        isStepping = true
+        callbackError = nil
+        withExtendedLifetime(self) { cpSpaceStep(space, dt) }
+        isStepping = false
+        stepCount += 1
+        let error = callbackError
+        callbackError = nil
+        runDeferred()
+        let diverged = repairDivergedBodies()
+        if let e = engine {
+            e.pendingStats.physicsSteps += 1
+            e.pendingStats.physicsStepMicroseconds += Int((monotonicNanoseconds() - started) / 1000)
+        }
+        if let error { throw error }
+        if let diverged { throw diverged }
+    }
+
+    func runDeferred() {
+        while !deferred.isEmpty {
+            let work = deferred
+            deferred = []
+            for w in work { w() }
+        }
+    }
+
+    /// What Chipmunk would assert on during a step: every dynamic body needs
+    /// a usable mass and moment, every constraint a dynamic body.
+    private func preflight() throws {
+        for b in bodies where b.kind == .dynamic {
+            let m = cpBodyGetMass(b.handle), i = cpBodyGetMoment(b.handle)
+            guard m >= PhysicsBody.minimumMass, m <= Chipmunk.limit else {
+                throw CalunaError.invalid("dynamic body \(b.label) has mass \(fmt(m)): give it a mass from \(fmt(PhysicsBody.minimumMass)) to \(fmt(Chipmunk.limit)), or shapes with a density or mass")
+            }
+            guard i >= PhysicsBody.minimumMass else {
+                throw CalunaError.invalid("dynamic body \(b.label) has moment \(fmt(i)): give it a moment (or ∞), or a shape with area")
+            }
+        }
+        for c in constraints where c.bodyA.kind != .dynamic && c.bodyB.kind != .dynamic {
+            throw CalunaError.invalid("a \(c.kind.rawValue) constraint joins two bodies that are not dynamic (\(c.bodyA.kind.rawValue) and \(c.bodyB.kind.rawValue)); Chipmunk cannot solve it")
+        }
+        needsPreflight = false
+    }
+
+    /// After a step: a body whose state left the bounds (a stiff spring, a
+    /// huge force) is stopped where it can be, and reported.
+    private func repairDivergedBodies() -> Error? {
+        var report: Error? = nil
+        let limit = Chipmunk.limit
+        for b in bodies where b.kind != .static {
+            let h = b.handle
+            let p = cpBodyGetPosition(h), v = cpBodyGetVelocity(h)
+            let a = cpBodyGetAngle(h), w = cpBodyGetAngularVelocity(h)
+            if abs(p.x) <= limit, abs(p.y) <= limit, abs(v.x) <= limit, abs(v.y) <= limit,
+               abs(a) <= limit, abs(w) <= limit { continue }
+            _ = calu_cpBodyRepairMotion(h, cpv(0, 0))
+            let q = cpBodyGetPosition(h)
+            cpBodySetVelocity(h, cpv(0, 0))
+            cpBodySetAngularVelocity(h, 0)
+            cpBodySetPosition(h, cpv(min(max(q.x, -limit), limit), min(max(q.y, -limit), limit)))
+            let angle = cpBodyGetAngle(h)
+            cpBodySetAngle(h, abs(angle) <= limit ? angle : 0)
+            if report == nil {
+                report = CalunaError.invalid("the simulation diverged: body \(b.label) reached position \(Chipmunk.point(p)), velocity \(Chipmunk.point(v)); it was stopped (a constraint too stiff or a force too large for the step?)")
+            }
+        }
+        return report
+    }
+
+    /// Runs a script callback from inside a step: its error is kept for the
+    /// step's caller and the step goes on.
+    func runCallback<T>(default fallback: T, _ body: () throws -> T) -> T {
+        do { return try body() } catch {
+            if callbackError == nil { callbackError = error }
+            return fallback
+        }
+    }
+
+    // MARK: adding and removing
+
+    /// Adds a body with its shapes (and, at the end of the step, if stepping).
+    public func add(_ body: PhysicsBody) throws {
+        try check()
+        try body.check()
+        if body.isStaticBodyOfWorld { throw CalunaError.invalid("a world's static body is already in its world") }
+        if let w = body.world {
+            throw CalunaError.invalid(w === self ? "body \(body.label) is already in this world" : "body \(body.label) is in another world; remove it there first")
+        }
+        body.world = self
+        bodies.append(body)
+        if !body.bindings.isEmpty { boundBodies.append(body) }
+        needsPreflight = true
+        whenUnlocked { [self] in
+            cpSpaceAddBody(space, body.handle)
+            for s in body.shapes where !s.inSpace { cpSpaceAddShape(space, s.handle); s.inSpace = true }
+        }
+    }
+
+    /// Removes a body, its shapes and the constraints that use it.
+    public func remove(_ body: PhysicsBody) throws {
+        try check()
+        guard body.world === self, !body.isStaticBodyOfWorld else {
+            throw CalunaError.invalid("body \(body.label) is not in this world")
+        }
+        for c in constraints where c.bodyA === body || c.bodyB === body { try remove(c) }
+        bodies.removeAll { $0 === body }
+        boundBodies.removeAll { $0 === body }
+        body.world = nil
+        whenUnlocked { [self] in body.leave(self, removingFromSpace: true) }
+    }
+
+    public func add(_ c: PhysicsConstraint) throws {
+        try check()
+        if let w = c.world {
+            throw CalunaError.invalid(w === self ? "the \(c.kind.rawValue) constraint is already in this world" : "the \(c.kind.rawValue) constraint is in another world")
+        }
+        for b in [c.bodyA, c.bodyB] {
+            try b.check()
+            guard b.world === self else {
+                throw CalunaError.invalid("the \(c.kind.rawValue) constraint's body \(b.label) is not in this world; add its bodies first")
+            }
+        }
+        if c.bodyA.kind != .dynamic && c.bodyB.kind != .dynamic {
+            throw CalunaError.invalid("a \(c.kind.rawValue) constraint needs at least one dynamic body")
+        }
+        c.world = self
+        constraints.append(c)
+        needsPreflight = true
+        whenUnlocked { [self] in cpSpaceAddConstraint(space, c.handle) }
+    }
+
+    public func remove(_ c: PhysicsConstraint) throws {
+        try check()
+        guard c.world === self else { throw CalunaError.invalid("the \(c.kind.rawValue) constraint is not in this world") }
+        constraints.removeAll { $0 === c }
+        c.world = nil
+        whenUnlocked { [self] in cpSpaceRemoveConstraint(space, c.handle) }
+    }
+
+    /// Runs `work` now, or after the step when the space is locked.
+    func whenUnlocked(_ work: @escaping () -> Void) {
+        if isStepping || cpSpaceIsLocked(space) != 0 { deferred.append(work) } else { work() }
+    }
+
+    /// The body or world pointer's wrapper (Chipmunk's user data).
+    static func body(_ h: BodyRef?) -> PhysicsBody? {
+        guard let h, let p = cpBodyGetUserData(h) else { return nil }
+        return Unmanaged<PhysicsBody>.fromOpaque(p).takeUnretainedValue()
+    }
+}
+
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+extension Engine {
+    /// Steps every physics world up to the clock, in the order they were made.
+    func stepPhysics(_ errors: inout FirstError) {
+        let now = clock.ticks
+        for w in physicsWorlds { errors.run { try w.advance(toTick: now) } }
+    }
+}
