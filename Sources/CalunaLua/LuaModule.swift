@@ -17,6 +17,7 @@ enum LuaModule {
         LuaDrawingContext.register(L)
         LuaFrameCallbacks.register(L)
         LuaTransaction.registerNull(L)
+        LuaPhysics.register(L)
 
         calu_newtable(L)
         L.push(calunaVersion); L.setField(-2, "version")
@@ -31,6 +32,7 @@ enum LuaModule {
         try LuaTiming.pushEasing(L); L.setField(-2, "easing")
         L.setFunction(-1, "interpolate", LuaTiming.interpolate)
         L.setFunction(-1, "Path", LuaPath.new)
+        LuaPhysics.pushModule(L); L.setField(-2, "physics")
         L.setFunction(-1, "displayLink", LuaFrameCallbacks.displayLink)
         L.setFunction(-1, "after", { L in LuaFrameCallbacks.timer(L, "ca.after", repeats: false) })
         L.setFunction(-1, "every", { L in LuaFrameCallbacks.timer(L, "ca.every", repeats: true) })

@@ -161,7 +161,7 @@ public final class Arbiter {
 
     public func restitution() throws -> Double { cpArbiterGetRestitution(try live()) }
     public func setRestitution(_ e: Double) throws {
-        cpArbiterSetRestitution(try live(), try Chipmunk.number(e, "restitution", min: 0, max: 1000))
+        cpArbiterSetRestitution(try live(), try Chipmunk.number(e, "restitution", min: 0, max: 10))
     }
     public func friction() throws -> Double { cpArbiterGetFriction(try live()) }
     public func setFriction(_ u: Double) throws {

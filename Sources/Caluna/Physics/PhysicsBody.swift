@@ -27,6 +27,9 @@ public final class PhysicsBody {
     var momentIsAutomatic = true
     /// Whatever the host attaches (a Lua value, a C pointer).
     public var userData: AnyObject?
+    /// What the host made the update hooks from (a Lua function), to read back.
+    public var velocityUpdateSource: AnyObject?
+    public var positionUpdateSource: AnyObject?
     /// A serial number for messages and stable orders.
     public let serial: Int
     private static var nextSerial = 0
@@ -94,8 +97,7 @@ public final class PhysicsBody {
     }
 
     /// Leaves `world`: its shapes (and it) are taken out of the space.
-    func leave(_ w: PhysicsWorld, removingFromSpace: Bool) {
-        guard removingFromSpace else { return }
+    func leave(_ w: PhysicsWorld) {
         for s in shapes where s.inSpace { cpSpaceRemoveShape(w.space, s.handle); s.inSpace = false }
         if cpBodyGetSpace(handle) != nil { cpSpaceRemoveBody(w.space, handle) }
     }
@@ -141,6 +143,9 @@ public final class PhysicsBody {
         }) {
             throw CalunaError.invalid("body \(label) cannot become \(k.rawValue): a constraint joins it to a body that is not dynamic")
         }
+        world?.needsPreflight = true
+        // A sleeping body changed to another type breaks its sleeping group.
+        if cpBodyGetSpace(handle) != nil, kind != .static { cpBodyActivate(handle) }
         switch k {
         case .dynamic: cpBodySetType(handle, CP_BODY_TYPE_DYNAMIC)
         case .kinematic: cpBodySetType(handle, CP_BODY_TYPE_KINEMATIC)
@@ -287,7 +292,7 @@ public final class PhysicsBody {
         guard w.sleepTimeThreshold.isFinite else {
             throw CalunaError.invalid("the world does not let bodies sleep: give it a finite sleepTimeThreshold")
         }
-        cpBodySleep(handle)
+        if !isSleeping { cpBodySleep(handle) }
     }
 
     public func activate() throws {
@@ -342,6 +347,7 @@ public final class PhysicsBody {
         }
         s.detachFromBody()
         updateAutomaticMoment()
+        try world?.takeCallbackError()
     }
 
     func shapeMassChanged() {

@@ -79,6 +79,18 @@ public final class PhysicsConstraint {
 
     deinit { cpConstraintFree(handle) }
 
+    /// Chipmunk aborts on a constraint it cannot solve: one of the bodies
+    /// must be dynamic, and for the rotary kinds able to turn (finite moment).
+    func checkSolvable() throws {
+        let rotary: Set<Kind> = [.dampedRotarySpring, .rotaryLimit, .ratchet, .gear, .simpleMotor]
+        let turns = { (b: PhysicsBody) in b.kind == .dynamic && (!rotary.contains(self.kind) || b.moment.isFinite) }
+        guard turns(bodyA) || turns(bodyB) else {
+            throw CalunaError.invalid(rotary.contains(kind)
+                ? "a \(kind.rawValue) constraint needs a dynamic body with a finite moment (bodies \(bodyA.label) and \(bodyB.label))"
+                : "a \(kind.rawValue) constraint needs at least one dynamic body (bodies \(bodyA.label) and \(bodyB.label)); Chipmunk cannot solve it")
+        }
+    }
+
     static func gearRatio(_ r: Double) throws -> Double {
         guard abs(r) >= 1e-9, abs(r) <= 1e9 else { throw CalunaError.invalid("gear: ratio must be non-zero, from ±1e-9 to ±1e9 (got \(fmt(r)))") }
         return r
@@ -106,7 +118,7 @@ public final class PhysicsConstraint {
             throw CalunaError(.unknownKey, "a \(kind.rawValue) constraint has no property '\(key)'")
         }
         guard let set = p.set else { throw CalunaError.invalid("\(kind.rawValue).\(key) is read-only") }
-        if let w = world { try w.check() }
+        if let w = world { try w.checkAlive() }
         try set(self, try p.checked(v, "\(kind.rawValue).\(key)"))
     }
 

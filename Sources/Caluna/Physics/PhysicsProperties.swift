@@ -84,7 +84,7 @@ extension PhysicsWorld: PhysicsObject {
         .integer("collisionPersistence", { $0.collisionPersistence }) { try $0.setCollisionPersistence($1) },
         .number("step", { $0.stepDuration }) { try $0.setStep($1) },
         .integer("maxStepsPerFrame", { $0.maxStepsPerFrame }) { try $0.setMaxStepsPerFrame($1) },
-        .bool("paused", { $0.paused }) { w, p in try w.check(); w.paused = p },
+        .bool("paused", { $0.paused }) { w, p in try w.checkAlive(); w.paused = p },
         .number("time", { $0.simulatedTime }),
         .number("steps", { Double($0.stepCount) }),
         .number("droppedSteps", { Double($0.droppedSteps) }),

@@ -36,7 +36,7 @@ extension PhysicsWorld {
 
     /// The nearest shape within maxDistance of p (∞: anywhere).
     public func nearestPoint(_ p: Point, maxDistance d: Double = 0, filter: ShapeFilter = .all) throws -> PointHit? {
-        try check()
+        try checkAlive()
         var info = cpPointQueryInfo()
         let found = cpSpacePointQueryNearest(space, try Chipmunk.vect(p, "point"), try maxDistance(d), filter.cp, &info)
         guard found != nil, let s = PhysicsShape.shape(info.shape) else { return nil }
@@ -45,7 +45,7 @@ extension PhysicsWorld {
 
     /// Every shape within maxDistance of p, nearest first.
     public func pointQuery(_ p: Point, maxDistance d: Double = 0, filter: ShapeFilter = .all) throws -> [PointHit] {
-        try check()
+        try checkAlive()
         let vp = try Chipmunk.vect(p, "point"), md = try maxDistance(d)
         let c = Collector<PointHit>()
         withExtendedLifetime(c) {
@@ -60,7 +60,7 @@ extension PhysicsWorld {
 
     /// The first shape a segment (swept with `radius`) hits from a to b.
     public func segmentQueryFirst(from a: Point, to b: Point, radius: Double = 0, filter: ShapeFilter = .all) throws -> SegmentHit? {
-        try check()
+        try checkAlive()
         var info = cpSegmentQueryInfo()
         let found = cpSpaceSegmentQueryFirst(space, try Chipmunk.vect(a, "start"), try Chipmunk.vect(b, "end"),
                                              try Chipmunk.number(radius, "radius", min: 0), filter.cp, &info)
@@ -70,7 +70,7 @@ extension PhysicsWorld {
 
     /// Every shape the segment hits, in order along it.
     public func segmentQuery(from a: Point, to b: Point, radius: Double = 0, filter: ShapeFilter = .all) throws -> [SegmentHit] {
-        try check()
+        try checkAlive()
         let va = try Chipmunk.vect(a, "start"), vb = try Chipmunk.vect(b, "end")
         let r = try Chipmunk.number(radius, "radius", min: 0)
         let c = Collector<SegmentHit>()
@@ -86,7 +86,7 @@ extension PhysicsWorld {
 
     /// Every shape whose bounding box meets the rectangle, in the order they were made.
     public func boundingBoxQuery(_ r: Rect, filter: ShapeFilter = .all) throws -> [PhysicsShape] {
-        try check()
+        try checkAlive()
         let lo = try Chipmunk.vect(Point(r.minX, r.minY), "rect"), hi = try Chipmunk.vect(Point(r.maxX, r.maxY), "rect")
         let c = Collector<PhysicsShape>()
         withExtendedLifetime(c) {
@@ -101,7 +101,7 @@ extension PhysicsWorld {
     /// Every shape of the world that overlaps `shape` (which need not be in
     /// the world), with the contacts, in the order they were made.
     public func shapeQuery(_ shape: PhysicsShape) throws -> [ShapeContact] {
-        try check()
+        try checkAlive()
         try shape.check()
         let c = Collector<ShapeContact>()
         withExtendedLifetime(c) {

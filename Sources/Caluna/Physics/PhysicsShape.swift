@@ -94,7 +94,8 @@ public final class PhysicsShape {
         }
     }
 
-    static let maximumVertices = 1024
+    /// Chipmunk copies vertices onto the stack: keep polygons small.
+    public static let maximumVertices = 256
 
     let handle: ShapeRef
     public let geometry: Geometry
@@ -147,7 +148,7 @@ public final class PhysicsShape {
 
     public var elasticity: Double { cpShapeGetElasticity(handle) }
     public func setElasticity(_ v: Double) throws {
-        try check(); cpShapeSetElasticity(handle, try Chipmunk.number(v, "elasticity", min: 0, max: 1000))
+        try check(); cpShapeSetElasticity(handle, try Chipmunk.number(v, "elasticity", min: 0, max: 10))
     }
 
     /// The surface's own velocity (a conveyor belt), in world coordinates.

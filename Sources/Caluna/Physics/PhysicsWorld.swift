@@ -116,7 +116,7 @@ public final class PhysicsWorld {
         handlers = [:]
         for c in constraints { cpSpaceRemoveConstraint(space, c.handle); c.world = nil }
         constraints = []
-        for b in bodies { b.leave(self, removingFromSpace: true) }
+        for b in bodies { b.leave(self) }
         bodies = []
         boundBodies = []
         for s in staticBody.shapes where s.inSpace { cpSpaceRemoveShape(space, s.handle); s.inSpace = false }
@@ -124,12 +124,12 @@ public final class PhysicsWorld {
         cpSpaceFree(space)
     }
 
-    func check() throws {
+    public func checkAlive() throws {
         if isDestroyed { throw CalunaError(.staleHandle, "the physics world was destroyed") }
     }
 
     func checkNotStepping(_ what: String) throws {
-        try check()
+        try checkAlive()
         if isStepping {
             throw CalunaError.invalid("\(what) cannot be done while the physics world steps (inside a collision or update callback)")
         }
@@ -138,11 +138,11 @@ public final class PhysicsWorld {
     // MARK: settings
 
     public var gravity: Point { Chipmunk.point(cpSpaceGetGravity(space)) }
-    public func setGravity(_ g: Point) throws { try check(); cpSpaceSetGravity(space, try Chipmunk.vect(g, "gravity")) }
+    public func setGravity(_ g: Point) throws { try checkAlive(); cpSpaceSetGravity(space, try Chipmunk.vect(g, "gravity")) }
 
     public var iterations: Int { Int(cpSpaceGetIterations(space)) }
     public func setIterations(_ n: Int) throws {
-        try check()
+        try checkAlive()
         guard (1...10_000).contains(n) else { throw CalunaError.invalid("iterations must be from 1 to 10000 (got \(n))") }
         cpSpaceSetIterations(space, Int32(n))
     }
@@ -150,46 +150,47 @@ public final class PhysicsWorld {
     /// The fraction of velocity a body keeps each second (1: no damping).
     public var damping: Double { cpSpaceGetDamping(space) }
     public func setDamping(_ d: Double) throws {
-        try check()
+        try checkAlive()
         cpSpaceSetDamping(space, try Chipmunk.number(d, "damping", min: 0, max: 1))
     }
 
     public var idleSpeedThreshold: Double { cpSpaceGetIdleSpeedThreshold(space) }
     public func setIdleSpeedThreshold(_ v: Double) throws {
-        try check()
+        try checkAlive()
         cpSpaceSetIdleSpeedThreshold(space, try Chipmunk.positive(v, "idleSpeedThreshold", allowZero: true))
     }
 
     /// Seconds a group of bodies must be idle to fall asleep (∞: never).
     public var sleepTimeThreshold: Double { cpSpaceGetSleepTimeThreshold(space) }
     public func setSleepTimeThreshold(_ v: Double) throws {
-        try check()
+        try checkAlive()
         if v == .infinity { cpSpaceSetSleepTimeThreshold(space, v); return }
-        cpSpaceSetSleepTimeThreshold(space, try Chipmunk.positive(v, "sleepTimeThreshold", allowZero: true))
+        // 0 would put kinematic bodies to sleep, which Chipmunk aborts on.
+        cpSpaceSetSleepTimeThreshold(space, try Chipmunk.positive(v, "sleepTimeThreshold"))
     }
 
     public var collisionSlop: Double { cpSpaceGetCollisionSlop(space) }
     public func setCollisionSlop(_ v: Double) throws {
-        try check()
+        try checkAlive()
         cpSpaceSetCollisionSlop(space, try Chipmunk.positive(v, "collisionSlop", allowZero: true))
     }
 
     /// The fraction of overlap left after one second (Chipmunk's default (1 − 0.1)⁶⁰).
     public var collisionBias: Double { cpSpaceGetCollisionBias(space) }
     public func setCollisionBias(_ v: Double) throws {
-        try check()
+        try checkAlive()
         cpSpaceSetCollisionBias(space, try Chipmunk.number(v, "collisionBias", min: 0, max: 1))
     }
 
     public var collisionPersistence: Int { Int(cpSpaceGetCollisionPersistence(space)) }
     public func setCollisionPersistence(_ n: Int) throws {
-        try check()
+        try checkAlive()
         guard (0...1000).contains(n) else { throw CalunaError.invalid("collisionPersistence must be from 0 to 1000 (got \(n))") }
         cpSpaceSetCollisionPersistence(space, cpTimestamp(n))
     }
 
     public func setStep(_ dt: Double) throws {
-        try check()
+        try checkAlive()
         guard dt.isFinite, dt > 0, dt <= 1 else { throw CalunaError.invalid("step must be in (0, 1] seconds (got \(dt))") }
         let ticks = try Clock.ticks(for: dt, what: "step")
         guard ticks > 0 else { throw CalunaError.invalid("step \(dt) s is shorter than one clock tick") }
@@ -283,9 +284,7 @@ public final class PhysicsWorld {
                 throw CalunaError.invalid("dynamic body \(b.label) has moment \(fmt(i)): give it a moment (or ∞), or a shape with area")
             }
         }
-        for c in constraints where c.bodyA.kind != .dynamic && c.bodyB.kind != .dynamic {
-            throw CalunaError.invalid("a \(c.kind.rawValue) constraint joins two bodies that are not dynamic (\(c.bodyA.kind.rawValue) and \(c.bodyB.kind.rawValue)); Chipmunk cannot solve it")
-        }
+        for c in constraints { try c.checkSolvable() }
         needsPreflight = false
     }
 
@@ -327,7 +326,7 @@ public final class PhysicsWorld {
 
     /// Adds a body with its shapes (and, at the end of the step, if stepping).
     public func add(_ body: PhysicsBody) throws {
-        try check()
+        try checkAlive()
         try body.check()
         if body.isStaticBodyOfWorld { throw CalunaError.invalid("a world's static body is already in its world") }
         if let w = body.world {
@@ -345,7 +344,7 @@ public final class PhysicsWorld {
 
     /// Removes a body, its shapes and the constraints that use it.
     public func remove(_ body: PhysicsBody) throws {
-        try check()
+        try checkAlive()
         guard body.world === self, !body.isStaticBodyOfWorld else {
             throw CalunaError.invalid("body \(body.label) is not in this world")
         }
@@ -353,11 +352,12 @@ public final class PhysicsWorld {
         bodies.removeAll { $0 === body }
         boundBodies.removeAll { $0 === body }
         body.world = nil
-        whenUnlocked { [self] in body.leave(self, removingFromSpace: true) }
+        whenUnlocked { [self] in body.leave(self) }
+        try takeCallbackError()
     }
 
     public func add(_ c: PhysicsConstraint) throws {
-        try check()
+        try checkAlive()
         if let w = c.world {
             throw CalunaError.invalid(w === self ? "the \(c.kind.rawValue) constraint is already in this world" : "the \(c.kind.rawValue) constraint is in another world")
         }
@@ -367,9 +367,7 @@ public final class PhysicsWorld {
                 throw CalunaError.invalid("the \(c.kind.rawValue) constraint's body \(b.label) is not in this world; add its bodies first")
             }
         }
-        if c.bodyA.kind != .dynamic && c.bodyB.kind != .dynamic {
-            throw CalunaError.invalid("a \(c.kind.rawValue) constraint needs at least one dynamic body")
-        }
+        try c.checkSolvable()
         c.world = self
         constraints.append(c)
         needsPreflight = true
@@ -377,16 +375,28 @@ public final class PhysicsWorld {
     }
 
     public func remove(_ c: PhysicsConstraint) throws {
-        try check()
+        try checkAlive()
         guard c.world === self else { throw CalunaError.invalid("the \(c.kind.rawValue) constraint is not in this world") }
         constraints.removeAll { $0 === c }
         c.world = nil
         whenUnlocked { [self] in cpSpaceRemoveConstraint(space, c.handle) }
     }
 
-    /// Runs `work` now, or after the step when the space is locked.
+    /// Runs `work` now, or after the step when the space is locked. Work
+    /// done now can run separate callbacks (a removal) that defer more work:
+    /// it runs before this returns.
     func whenUnlocked(_ work: @escaping () -> Void) {
-        if isStepping || cpSpaceIsLocked(space) != 0 { deferred.append(work) } else { work() }
+        if isStepping || cpSpaceIsLocked(space) != 0 { deferred.append(work); return }
+        work()
+        runDeferred()
+    }
+
+    /// The first error a callback raised outside a step (separate callbacks
+    /// run by a removal), for the call that caused it.
+    func takeCallbackError() throws {
+        guard !isStepping, let e = callbackError else { return }
+        callbackError = nil
+        throw e
     }
 
     /// The body or world pointer's wrapper (Chipmunk's user data).
