@@ -1,4 +1,5 @@
 import CChipmunk
+import Synchronization
 
 /// A rigid body (cpBody). Dynamic bodies move under forces and collisions,
 /// kinematic ones move only by their velocity, static ones not at all.
@@ -32,7 +33,7 @@ public final class PhysicsBody {
     public var positionUpdateSource: AnyObject?
     /// A serial number for messages and stable orders.
     public let serial: Int
-    private static var nextSerial = 0
+    private static let nextSerial = Atomic<Int>(0)
 
     /// Replaces the velocity integration (cpBodySetVelocityUpdateFunc):
     /// called with gravity, damping and dt; `updateVelocity` is the default.
@@ -72,10 +73,8 @@ public final class PhysicsBody {
         cpBodySetUserData(handle, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    private static func takeSerial() -> Int {
-        nextSerial += 1
-        return nextSerial
-    }
+    // Engines may run on several threads: serials come from an atomic.
+    private static func takeSerial() -> Int { nextSerial.add(1, ordering: .relaxed).newValue }
 
     deinit {
         for s in shapes { s.bodyDied() }

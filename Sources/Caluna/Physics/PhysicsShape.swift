@@ -1,4 +1,5 @@
 import CChipmunk
+import Synchronization
 
 /// Collision geometry on a body (cpShape): a circle, a box, a convex
 /// polygon or a segment, each with an optional rounding radius, in the
@@ -106,7 +107,7 @@ public final class PhysicsShape {
     public private(set) var collisionType = CollisionType.none
     public var userData: AnyObject?
     public let serial: Int
-    private static var nextSerial = 0
+    private static let nextSerial = Atomic<Int>(0)
 
     init(body: PhysicsBody, geometry: Geometry) throws {
         let g = try geometry.validated()
@@ -120,8 +121,7 @@ public final class PhysicsShape {
         }
         self.geometry = g
         self.body = body
-        PhysicsShape.nextSerial += 1
-        serial = PhysicsShape.nextSerial
+        serial = PhysicsShape.nextSerial.add(1, ordering: .relaxed).newValue
         cpShapeSetUserData(handle, Unmanaged.passUnretained(self).toOpaque())
     }
 
