@@ -116,7 +116,7 @@ public final class PhysicsWorld {
         handlers = [:]
         for c in constraints { cpSpaceRemoveConstraint(space, c.handle); c.world = nil }
         constraints = []
-        for b in bodies { b.leave(self) }
+        for b in bodies { b.leave(self); b.world = nil }
         bodies = []
         boundBodies = []
         for s in staticBody.shapes where s.inSpace { cpSpaceRemoveShape(space, s.handle); s.inSpace = false }
