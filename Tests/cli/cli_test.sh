@@ -109,5 +109,18 @@ check "run --help explains every flag" 'for f in --output --frames --fps --at --
 "$cli" --version >"$tmp/version"
 check "--version names the libraries" 'grep -q "cairo" "$tmp/version" && grep -q "chipmunk" "$tmp/version"'
 
+cat > "$tmp/crate.lua" <<'LUA'
+local ca = require "caluna"
+local world = ca.physics.World{ gravity = {0, -1000} }
+local crate = world:addBody{ mass = 100, position = {150, 250} }
+crate:addBox{ width = 100, height = 100 }
+local l = ca.Layer{ bounds = {0, 0, 100, 100}, backgroundColor = "red" }
+ca.root:addSublayer(l)
+crate:bind(l)
+LUA
+"$cli" run "$tmp/crate.lua" -o "$tmp/crate.png" --at 0.5 --stats >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "a physics scene renders; Chipmunk's banner never reaches stdout or stderr" '[ $rc -eq 0 ] && ! grep -q "cpSpace" "$tmp/out" "$tmp/err"' "$(cat "$tmp/out" "$tmp/err")"
+check "--stats counts physics steps (0.5 s = 60 steps of 1/120 s)" 'grep -q "physicsSteps=60 " "$tmp/out" "$tmp/err"' "$(cat "$tmp/out" "$tmp/err")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

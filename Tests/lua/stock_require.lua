@@ -73,6 +73,14 @@ ca.advance(3)
 check("its completion block ran at its end (2.5)", done == 2.5, done)
 check("ca.null is distinct from nil", ca.null ~= nil and tostring(ca.null) == "ca.null")
 
+-- Physics from stock Lua: the book's falling crate (listing 11.3 a). Chipmunk's banner
+-- must not reach stdout: scripts/test checks this file's output has none.
+local world = ca.physics.World{ gravity = {0, -1000}, paused = true }
+local crate = world:addBody{ mass = 100, position = {150, 250} }
+crate:addBox{ width = 100, height = 100 }
+for _ = 1, 60 do world:step(1/60) end
+check("a crate falls as Chipmunk integrates", math.abs(crate.position.y + 241.66666666666666) < 1e-9, crate.position.y)
+
 local T = require "caluna.test"
 check("harness loads from the same module file", type(T.test) == "function")
 
