@@ -150,6 +150,7 @@ enum LuaModule {
         let (size, scale) = try LuaModule.outputOptions(L, "ca.reset", at: 1)
         let b = try LuaBinding.of(L)
         b.engine.invalidateFrameCallbacks()
+        b.engine.destroyPhysicsWorlds()
         try b.session.reset(size: size ?? Engine.defaultSize, scale: scale ?? 1)
         calu_newtable(L)
         lua_setfield(L, registryIndex, LuaLayer.pinKey)

@@ -44,7 +44,7 @@ extension PhysicsBody {
         bindings.removeAll { $0.layer == nil || $0.layer === layer }
         bindings.append(LayerBinding(layer: layer, mapping: m))
         if let w = world, !w.boundBodies.contains(where: { $0 === self }) { w.boundBodies.append(self) }
-        if let e = layer.engine { e.withoutActions { sync(bindings.count - 1) } } else { sync(bindings.count - 1) }
+        sync(bindings.count - 1)
     }
 
     /// Stops `layer` following the body (nil: every bound layer).
@@ -55,26 +55,25 @@ extension PhysicsBody {
 
     public var boundLayers: [Layer] { bindings.compactMap(\.layer) }
 
+    /// Moves the i-th bound layer, with its engine's actions off.
     func sync(_ i: Int) {
         guard let l = bindings[i].layer else { return }
         let m = bindings[i].mapping
-        l.position = m.position(position)
-        if m.rotates {
-            let a = m.flipY ? -angle : angle
-            l.affineTransform = a == 0 ? .identity : .rotation(a)
+        let p = m.position(position)
+        let a = m.flipY ? -angle : angle
+        let apply = {
+            l.position = p
+            if m.rotates { l.affineTransform = a == 0 ? .identity : .rotation(a) }
         }
+        if let e = l.engine { e.withoutActions(apply) } else { apply() }
     }
 }
 
 extension PhysicsWorld {
     /// Moves every bound layer to its body, actions off.
-    func syncBindings() throws {
-        guard !boundBodies.isEmpty else { return }
-        let run = {
-            for b in self.boundBodies {
-                for i in b.bindings.indices { b.sync(i) }
-            }
+    func syncBindings() {
+        for b in boundBodies {
+            for i in b.bindings.indices { b.sync(i) }
         }
-        if let e = engine { e.withoutActions(run) } else { run() }
     }
 }

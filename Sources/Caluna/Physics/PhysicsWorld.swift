@@ -229,7 +229,7 @@ public final class PhysicsWorld {
             first.run { try stepOnce(stepDuration) }
             if isDestroyed { return }
         }
-        if steps > 0 { first.run { try syncBindings() } }
+        if steps > 0 { syncBindings() }
         try first.rethrow()
     }
 
@@ -240,7 +240,7 @@ public final class PhysicsWorld {
         guard dt.isFinite, dt > 0, dt <= 10 else { throw CalunaError.invalid("step: dt must be in (0, 10] seconds (got \(dt))") }
         var first = FirstError()
         first.run { try stepOnce(dt) }
-        first.run { try syncBindings() }
+        syncBindings()
         try first.rethrow()
     }
 
@@ -413,6 +413,12 @@ func monotonicNanoseconds() -> UInt64 {
 }
 
 extension Engine {
+    /// Destroys every world of the engine (a scene reset): their callbacks
+    /// let go of whatever they hold.
+    public func destroyPhysicsWorlds() {
+        for w in physicsWorlds { try? w.destroy() }
+    }
+
     /// Steps every physics world up to the clock, in the order they were made.
     func stepPhysics(_ errors: inout FirstError) {
         let now = clock.ticks
