@@ -36,8 +36,11 @@ let package = Package(
         .executableTarget(name: "caluna",
                           dependencies: ["CalunaLua", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/caluna", linkerSettings: linkLua),
-        .executableTarget(name: "caluna-bench", dependencies: ["Caluna", "CCairo"],
-                          path: "Sources/caluna-bench"),
+        // Plain C programs the benchmarks run beside caluna (raw Chipmunk).
+        .target(name: "BenchPeers", path: "Sources/BenchPeers", linkerSettings: [.linkedLibrary("chipmunk")]),
+        .executableTarget(name: "caluna-bench",
+                          dependencies: ["Caluna", "CalunaBridge", "CalunaLua", "CCairo", "BenchPeers"],
+                          path: "Sources/caluna-bench", linkerSettings: linkLua),
         .testTarget(name: "CalunaTests", dependencies: ["Caluna", "CalunaBridge", "CalunaLua"],
                     path: "Tests/CalunaTests", linkerSettings: linkLua),
     ]

@@ -29,3 +29,15 @@ static inline void calu_cpContactPoint(const cpContactPointSet *set, int i, cpVe
     *b = set->points[i].pointB;
     *distance = set->points[i].distance;
 }
+
+/* The post-step scan: the index of the first body whose position, velocity,
+ * angle or angular velocity is not finite or beyond ±limit, or -1. */
+static inline int calu_cpBodiesFirstBeyond(cpBody **bodies, int count, double limit) {
+    for (int i = 0; i < count; i++) {
+        const cpBody *b = bodies[i];
+        /* !(x <= limit) also catches NaN. */
+        if (!(fabs(b->p.x) <= limit && fabs(b->p.y) <= limit && fabs(b->v.x) <= limit && fabs(b->v.y) <= limit
+              && fabs(b->a) <= limit && fabs(b->w) <= limit)) return i;
+    }
+    return -1;
+}

@@ -20,6 +20,18 @@ protocol Benchmark: AnyObject {
     /// Compares one fresh output of each side; throws when they differ beyond
     /// tolerance. The text returned is appended to the result row.
     func check() throws -> String
+    /// How many units of work (steps) one run does; rows report the time
+    /// per unit. Default 1.
+    var unitsPerRun: Int { get }
+    /// Text appended to the row once both sides are timed (per unit);
+    /// `earlier` holds the timings of the rows already run, by name.
+    /// Default: none.
+    func remark(_ t: Timing, earlier: [String: Timing]) -> String?
+}
+
+extension Benchmark {
+    var unitsPerRun: Int { 1 }
+    func remark(_ t: Timing, earlier: [String: Timing]) -> String? { nil }
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {

@@ -7,12 +7,17 @@ let allBenchmarks: [Benchmark.Type] = [
     RoundedClips.self,
     ShadowPaths.self,
     RasterCacheFrames.self,
+    PhysicsBoxes.self,
+    PhysicsBoxesSwift.self,
+    PhysicsBoxesBound.self,
+    PhysicsCrates.self,
 ]
 
 let usage = """
     usage: caluna-bench [--iterations N] [--warmup N] [--list] [NAME...]
       Runs each benchmark beside its peer in this process, interleaved, and
-      prints the median time per run of each and their ratio (caluna / peer).
+      prints the median time per run (per step for physics rows) of each and
+      their ratio (caluna / peer).
       NAME selects benchmarks whose name contains it (default: all).
       --iterations N   timed runs of each side (default 50)
       --warmup N       untimed runs of each side first (default 5)
@@ -61,17 +66,24 @@ func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: ma
 
 print("caluna-bench: \(iterations) iterations (median), \(warmup) warm-up, caluna and peer interleaved")
 var failed = 0
+var timings: [String: Timing] = [:]
+let nameWidth = max(14, (selected.map { $0.name.count }.max() ?? 0) + 2)
 for type in selected {
     do {
         let b = try type.init()
         let before = try b.check()
-        let t = try measure(b, iterations: iterations, warmup: warmup)
-        _ = try b.check()   // the timed runs left both sides drawing the same picture
-        print(pad(type.name, 14) + pad(b.detail, 22)
+        let run = try measure(b, iterations: iterations, warmup: warmup)
+        let units = Double(b.unitsPerRun)
+        let t = Timing(caluna: run.caluna / units, peer: run.peer / units)
+        _ = try b.check()   // the timed runs left both sides with the same result
+        timings[type.name] = t
+        var remark = ""
+        if let r = b.remark(t, earlier: timings) { remark = "; " + r }
+        print(pad(type.name, nameWidth) + pad(b.detail, 22)
               + "   caluna " + fixed(t.caluna * 1e3, 3) + " ms"
               + "   " + type.peer + " " + fixed(t.peer * 1e3, 3) + " ms"
               + "   ratio " + fixed(t.caluna / t.peer, 2)
-              + "   (" + before + ")")
+              + "   (" + before + remark + ")")
     } catch {
         fflush(stdout)
         fputs("caluna-bench: \(type.name): FAILED: \(error)\n", stderr)

@@ -152,6 +152,7 @@ public final class PhysicsBody {
         }
         if k == .dynamic { updateAutomaticMoment() }
         world?.needsPreflight = true
+        world?.movingHandlesStale = true
     }
 
     public var mass: Double { cpBodyGetMass(handle) }

@@ -37,6 +37,10 @@ public final class PhysicsWorld {
     public private(set) var droppedSteps = 0
 
     var bodies: [PhysicsBody] = []
+    /// The handles of the bodies that move (dynamic and kinematic), for the
+    /// post-step scan in C; rebuilt when bodies come and go or change type.
+    var movingHandles: [BodyRef?] = []
+    var movingHandlesStale = true
     var constraints: [PhysicsConstraint] = []
     var handlers: [CollisionHandler.Selector: CollisionHandler] = [:]
     /// Bodies with layers bound to them, in binding order.
@@ -58,7 +62,9 @@ public final class PhysicsWorld {
         public var damping = 1.0
         public var idleSpeedThreshold = 0.0
         public var sleepTimeThreshold = Double.infinity
-        public var collisionSlop = 0.1
+        /// nil: Chipmunk's default (the float 0.1f, 0.100000001490116…):
+        /// left alone so a port of C code gives the same numbers.
+        public var collisionSlop: Double? = nil
         /// nil: Chipmunk's default, (1 − 0.1)⁶⁰.
         public var collisionBias: Double? = nil
         public var collisionPersistence = 3
@@ -92,7 +98,7 @@ public final class PhysicsWorld {
         try setDamping(s.damping)
         try setIdleSpeedThreshold(s.idleSpeedThreshold)
         try setSleepTimeThreshold(s.sleepTimeThreshold)
-        try setCollisionSlop(s.collisionSlop)
+        if let slop = s.collisionSlop { try setCollisionSlop(slop) }
         if let b = s.collisionBias { try setCollisionBias(b) }
         try setCollisionPersistence(s.collisionPersistence)
         try setStep(s.step)
@@ -118,6 +124,7 @@ public final class PhysicsWorld {
         constraints = []
         for b in bodies { b.leave(self); b.world = nil }
         bodies = []
+        movingHandles = []
         boundBodies = []
         for s in staticBody.shapes where s.inSpace { cpSpaceRemoveShape(space, s.handle); s.inSpace = false }
         staticBody.invalidate()
@@ -255,7 +262,7 @@ public final class PhysicsWorld {
         let error = callbackError
         callbackError = nil
         runDeferred()
-        let diverged = repairDivergedBodies()
+        let diverged = checkDivergence()
         if let e = engine {
             e.pendingStats.physicsSteps += 1
             e.pendingStats.physicsStepMicroseconds += Int((monotonicNanoseconds() - started) / 1000)
@@ -289,7 +296,19 @@ public final class PhysicsWorld {
     }
 
     /// After a step: a body whose state left the bounds (a stiff spring, a
-    /// huge force) is stopped where it can be, and reported.
+    /// huge force) is stopped where it can be, and reported. The common case
+    /// (nothing wrong) is one C loop over raw handles.
+    private func checkDivergence() -> Error? {
+        if movingHandlesStale {
+            movingHandles = bodies.filter { $0.kind != .static }.map(\.handle)
+            movingHandlesStale = false
+        }
+        let first = movingHandles.withUnsafeMutableBufferPointer {
+            calu_cpBodiesFirstBeyond($0.baseAddress, Int32($0.count), Chipmunk.limit)
+        }
+        return first < 0 ? nil : repairDivergedBodies()
+    }
+
     private func repairDivergedBodies() -> Error? {
         var report: Error? = nil
         let limit = Chipmunk.limit
@@ -334,6 +353,7 @@ public final class PhysicsWorld {
         }
         body.world = self
         bodies.append(body)
+        movingHandlesStale = true
         if !body.bindings.isEmpty { boundBodies.append(body) }
         needsPreflight = true
         whenUnlocked { [self] in
@@ -350,6 +370,7 @@ public final class PhysicsWorld {
         }
         for c in constraints where c.bodyA === body || c.bodyB === body { try remove(c) }
         bodies.removeAll { $0 === body }
+        movingHandlesStale = true
         boundBodies.removeAll { $0 === body }
         body.world = nil
         whenUnlocked { [self] in body.leave(self) }
