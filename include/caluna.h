@@ -42,8 +42,9 @@
  *                root, so the whole tree under it lives). When nothing holds a layer any
  *                more it dies, with its sublayers that nothing else holds, and its id
  *                becomes stale.
- *              - Animations, display links, timers, images (ABI 1.3) and drawing contexts
- *                (ABI 1.3) are ids of the same shape; their ownership is described with
+ *              - Animations, display links, timers, images (ABI 1.3), drawing contexts
+ *                (ABI 1.3) and physics worlds, bodies, shapes, constraints and arbiters
+ *                (ABI 1.4) are ids of the same shape; their ownership is described with
  *                their functions below.
  *              - A `user` pointer you give with a caluna_release_callback (actions, action
  *                delegates, transaction completions, draw callbacks) is the engine's to hold
@@ -61,20 +62,23 @@
  *            detection, it is a safety net, not a lock. caluna_version, caluna_abi_version
  *            and caluna_status_name may be called from any thread at any time.
  *            Callbacks (animation delegates, display links, timers, transaction
- *            completions, actions, action delegates, release callbacks) run on the thread
- *            that is inside the caluna call that runs them (caluna_engine_step/advance for
- *            most; the property or tree change for actions) and may call back into that
+ *            completions, actions, action delegates, release callbacks, collision handlers,
+ *            body update callbacks) run on the thread that is inside the caluna call that
+ *            runs them (caluna_engine_step/advance for most; the property or tree change for
+ *            actions; caluna_world_step too for physics) and may call back into that
  *            engine from that thread, except for the calls that run a frame, draw, run
  *            scripts or destroy the engine (see "Display links and timers").
  *
  * Errors without an engine. When a call fails before it has a usable engine (NULL or
  *            destroyed engine pointer, caluna_engine_create failing, an engine busy on
- *            another thread) or needs none (caluna_timing_function_*, caluna_easing*),
- *            its message is stored per thread and returned by caluna_last_error(NULL).
+ *            another thread) or needs none (caluna_timing_function_*, caluna_easing*,
+ *            caluna_collision_type_named), its message is stored per thread and returned
+ *            by caluna_last_error(NULL).
  */
 #ifndef CALUNA_H
 #define CALUNA_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -103,8 +107,11 @@ extern "C" {
  *         caluna_layer_set_shadow_path, caluna_layer_set_mask), display and draw callbacks
  *         (caluna_layer_display …, caluna_layer_set_draw_callback), drawing contexts
  *         (caluna_context_*), caluna_layer_render_in_context, caluna_layer_snapshot,
- *         caluna_engine_stats. */
-#define CALUNA_ABI_MINOR_VERSION 3
+ *         caluna_engine_stats.
+ *    1.4  physics: worlds, bodies, shapes, constraints, collision handlers and arbiters,
+ *         queries, update callbacks, layers bound to bodies (caluna_world_*, caluna_body_*,
+ *         caluna_shape_*, caluna_constraint_*, caluna_arbiter_*, caluna_collision_type_named). */
+#define CALUNA_ABI_MINOR_VERSION 4
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -132,9 +139,10 @@ typedef enum caluna_status {
     /** A real Core Animation feature caluna does not do yet (e.g. "filters"), a value this
      *  ABI cannot return (an array). */
     CALUNA_ERR_NOT_SUPPORTED = 4,
-    /** An id (layer, animation, display link, timer, image, drawing context) that is 0,
-     *  dead, belongs to another engine, or names another kind of object (a layer id given
-     *  as an animation); a drawing context used outside its draw callback; an engine
+    /** An id (layer, animation, display link, timer, image, drawing context, physics world,
+     *  body, shape, constraint, arbiter) that is 0, dead, belongs to another engine, or names
+     *  another kind of object (a layer id given as an animation); a drawing context or an
+     *  arbiter used outside its callback; a destroyed world or its static body; an engine
      *  pointer that was destroyed (or never was an engine). */
     CALUNA_ERR_STALE_HANDLE = 5,
     /** An illegal tree operation: a cycle, the root as a sublayer, a sibling that is not a
@@ -1844,6 +1852,676 @@ static inline caluna_stats caluna_stats_default(void) {
  *  engine's frame statistics. On failure the fields that fit are 0.
  *  Status: OK; INVALID_ARGUMENT (out NULL, struct_size < sizeof(size_t)); STALE_HANDLE. */
 caluna_status caluna_engine_stats(caluna_engine *e, caluna_stats *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Physics (ABI 1.4)                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * A Chipmunk 7 world (cpSpace) with bodies, shapes, constraints, collision handlers and
+ * queries, stepped by the engine's clock, with layers that follow bodies. The Lua side is
+ * ca.physics (docs/physics.md); both use the same property tables, so a key or a rule that
+ * holds in Lua holds here. A guide is in docs/c-physics.md.
+ *
+ * Units and axes. A world has the scene's units: points, seconds, radians, any mass unit.
+ * Chipmunk is y-up and its angles turn counter-clockwise: the book puts the layers in a
+ * geometryFlipped container so both share one space; a caluna_layer_mapping with flip_y
+ * places a y-up world in an ordinary (y-down) container instead. A y-down world works too
+ * (give gravity a positive y).
+ *
+ * Stepping. Each caluna_engine_step / advance runs fixed steps of the world's "step" seconds
+ * (default 1/120) until the simulation has caught up with the clock — it may run up to one
+ * step ahead — then moves bound layers (actions off). The accumulator counts clock ticks:
+ * one second is exactly 120 steps however the host splits its frames, and the results are
+ * bit-for-bit deterministic. "maxStepsPerFrame" (0: no cap) caps the steps of one frame; the
+ * backlog beyond it is dropped ("droppedSteps"). Worlds step in the order they were made,
+ * after timers and display links, before animation events. A world with "paused" true is not
+ * stepped by the clock (and does not catch up when resumed); caluna_world_step steps any
+ * world by hand, paused or not (the book's variable step, listing 11.3).
+ *
+ * Ids. caluna_world, caluna_body, caluna_shape, caluna_constraint and caluna_arbiter are
+ * 64-bit ids like caluna_layer (engine tag, generation, kind, slot; 0 = none). An id that is
+ * 0, dead, of another engine or of another kind is CALUNA_ERR_STALE_HANDLE, never a crash.
+ *
+ * Ownership.
+ *   - The engine holds a world from caluna_world_create until caluna_world_destroy (or the
+ *     engine's destruction); there is nothing to release. Its id is stale from then on.
+ *   - caluna_body_create and caluna_constraint_create return OWNED references: release them
+ *     with caluna_body_release / caluna_constraint_release (once per create/retain). A world
+ *     holds the bodies and constraints added to it, a body its shapes, a constraint its two
+ *     bodies: create, add, release is the usual pattern.
+ *   - Every other id (the static body, shapes from caluna_body_add_*, lists, query results,
+ *     an arbiter's shapes and bodies, the body passed to an update callback) is BORROWED:
+ *     valid while something holds the object. caluna_*_retain keeps one alive.
+ *   - When nothing holds an object any more it dies and its id becomes stale.
+ *   - A destroyed world lets go of its bodies: they stay usable outside any world and may
+ *     join another. Its static body and the shapes on it become stale with it (as does a
+ *     constraint that joins that static body).
+ *   - A shape taken off its body (caluna_body_remove_shape), or whose body died, dies unless
+ *     you hold a reference: one you hold can still be read, not changed (STALE_HANDLE).
+ *   - An arbiter id is valid only inside the collision callback that received it.
+ *
+ * Callbacks. Collision handlers and update callbacks run inside the step that needs them
+ * (caluna_engine_step / advance, caluna_world_step), on the calling thread, and may call back
+ * into the engine like the other callbacks (not caluna_engine_step and the other calls listed
+ * in "Display links and timers"). `user` is passed back untouched; the engine never frees it.
+ * While a world steps:
+ *   - adding and removing bodies, shapes and constraints succeeds and takes effect at the end
+ *     of the step (queries see it after the step); a body removed during the step joins
+ *     another world only after it (INVALID_ARGUMENT before);
+ *   - changing a body's "type", "mass", "moment" or "centerOfGravity", a shape's "mass" or
+ *     "density", sleeping or waking a body, setting a collision handler, stepping or
+ *     destroying the world are INVALID_ARGUMENT (do them after the step).
+ * A separate callback also runs outside a step when a removal ends a contact ("isRemoval"
+ * is true), inside the call that removed; the same rules hold there, and additions and
+ * removals it makes take effect before that call returns.
+ *
+ * Checks. Debian builds Chipmunk with its assertions on and a failed one aborts the process,
+ * so every value is checked first (INVALID_ARGUMENT): numbers must be finite and within
+ * ±1e15; masses and moments run from 1e-9 to 1e15 (a moment may also be ∞); polygons have
+ * 3 to 256 points and a real area; segments have distinct ends; a constraint needs a dynamic
+ * body (with a finite moment for the rotary kinds); a dynamic body needs a mass and a moment
+ * (or shapes that give them) when its world steps. A body whose state leaves ±1e15 during a
+ * step (a spring too stiff for the step) is stopped and the step reports INVALID_ARGUMENT
+ * ("the simulation diverged"); the rest of the step's work is done. Chipmunk's one-time
+ * stdout banner never reaches the host's output.
+ */
+
+/** A physics world id (ABI 1.4). 0 means "no world". */
+typedef uint64_t caluna_world;
+/** A body id. */
+typedef uint64_t caluna_body;
+/** A shape id. */
+typedef uint64_t caluna_shape;
+/** A constraint id. */
+typedef uint64_t caluna_constraint;
+/** An arbiter id: a collision in progress, valid only inside the callback that received it. */
+typedef uint64_t caluna_arbiter;
+/** A collision type: a number below 2^48, or a number caluna_collision_type_named gave. */
+typedef uint64_t caluna_collision_type;
+
+/** A vector or point of the world (Chipmunk's cpVect). */
+typedef struct caluna_vect {
+    double x, y;
+} caluna_vect;
+
+/** Options for caluna_world_create; start from caluna_world_options_default(). Each field is
+ *  the world property of the same name (see caluna_world_set for ranges). */
+typedef struct caluna_world_options {
+    /** sizeof(caluna_world_options) as the caller compiled it: at least 72 (LP64). */
+    uint32_t struct_size;
+    /** Solver iterations per step, 1…10000 (default 10). */
+    int32_t iterations;
+    /** Acceleration, units/s² (default (0, 0)). */
+    double gravity_x, gravity_y;
+    /** Fraction of velocity kept per second, 0…1 (default 1: none lost). */
+    double damping;
+    /** Speed below which a body counts as idle, ≥ 0 (default 0: estimated from gravity). */
+    double idle_speed_threshold;
+    /** Idle seconds before a group of bodies sleeps: > 0, or INFINITY (default: never). */
+    double sleep_time_threshold;
+    /** Overlap allowed between shapes, ≥ 0 (default 0.1). */
+    double collision_slop;
+    /** Seconds per fixed step, (0, 1] (default 1/120). */
+    double step;
+    /** Steps at most per engine frame; 0 = no cap (default). */
+    int32_t max_steps_per_frame;
+    /** Non-zero: not stepped by the clock (default 0). */
+    int32_t paused;
+} caluna_world_options;
+
+typedef char caluna_world_options_layout_check_[(sizeof(caluna_world_options) == 72 && offsetof(caluna_world_options, gravity_x) == 8 && offsetof(caluna_world_options, paused) == 68) ? 1 : -1];
+
+/** Chipmunk's defaults with the book's fixed step: struct_size set, no gravity, 10 iterations,
+ *  damping 1, idle speed 0, no sleeping, slop 0.1, step 1/120 s, no cap, not paused. */
+static inline caluna_world_options caluna_world_options_default(void) {
+    caluna_world_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = CALUNA_CAST_(uint32_t, sizeof o);
+    o.iterations = 10;
+    o.damping = 1;
+    o.sleep_time_threshold = INFINITY;
+    o.collision_slop = 0.1;
+    o.step = 1.0 / 120;
+    return o;
+}
+
+/* ---- Worlds ---- */
+
+/** Makes a world stepped by the engine's clock (see "Stepping"). `opts` may be NULL (the
+ *  defaults). *out is the world's id; the engine holds the world until caluna_world_destroy.
+ *  The first world of the process is also where Chipmunk's banner is silenced.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, struct_size too small, an option out of range);
+ *  STALE_HANDLE (engine). */
+caluna_status caluna_world_create(caluna_engine *e, const caluna_world_options *opts, caluna_world *out);
+
+/** Removes everything from the world and frees it; the engine stops stepping it. Its bodies
+ *  and constraints survive outside any world (with the references that hold them); its id,
+ *  its static body and the static body's shapes become stale.
+ *  Status: OK; INVALID_ARGUMENT (inside one of the world's callbacks); STALE_HANDLE. */
+caluna_status caluna_world_destroy(caluna_engine *e, caluna_world world);
+
+/** Reads a world property. Keys (type, range, default):
+ *    "gravity" POINT (0, 0); "iterations" NUMBER, whole, 1…10000 (10); "damping" NUMBER 0…1
+ *    (1); "idleSpeedThreshold" NUMBER ≥ 0 (0: from gravity); "sleepTimeThreshold" NUMBER
+ *    > 0 or ∞ (∞: never); "collisionSlop" NUMBER ≥ 0 (0.1); "collisionBias" NUMBER 0…1
+ *    (the fraction of overlap left after a second, (1 − 0.1)^60); "collisionPersistence"
+ *    NUMBER, whole, 0…1000 (3 steps); "step" NUMBER (0, 1] s (1/120); "maxStepsPerFrame"
+ *    NUMBER, whole, ≥ 0 (0); "paused" BOOL (false); read-only: "time" NUMBER (simulated
+ *    seconds), "steps" and "droppedSteps" NUMBER (counts).
+ *  On failure *out is NIL. Status: OK; INVALID_ARGUMENT (key or out NULL); UNKNOWN_KEY;
+ *  STALE_HANDLE. */
+caluna_status caluna_world_get(caluna_engine *e, caluna_world world, const char *key, caluna_value *out);
+
+/** Sets a world property (keys as caluna_world_get; NUMBER values may be INFINITY where the
+ *  key allows ∞). Status: OK; INVALID_ARGUMENT (key or value NULL, out of range, NaN, a
+ *  read-only key); UNKNOWN_KEY; TYPE_MISMATCH; STALE_HANDLE. */
+caluna_status caluna_world_set(caluna_engine *e, caluna_world world, const char *key, const caluna_value *value);
+
+/** One step of `dt` seconds now (cpSpaceStep), outside the clock's accumulator; bound layers
+ *  follow. Works on paused worlds. Collision and update callbacks run inside it.
+ *  Status: OK; INVALID_ARGUMENT (dt not in (0, 10], inside one of the world's callbacks, a
+ *  dynamic body without mass or moment, a constraint Chipmunk cannot solve, a diverged
+ *  simulation); STALE_HANDLE. */
+caluna_status caluna_world_step(caluna_engine *e, caluna_world world, double dt);
+
+/** The world's own static body (cpSpaceGetStaticBody; BORROWED, stale once the world is
+ *  destroyed): walls and floors are shapes on it. It is always in its world (adding or
+ *  removing it is INVALID_ARGUMENT) and its type cannot change.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_world_static_body(caluna_engine *e, caluna_world world, caluna_body *out);
+
+/** Adds a body with its shapes; the world holds it from now on. Inside a step it takes effect
+ *  at the end of the step. Status: OK; INVALID_ARGUMENT (already in this or another world, the
+ *  static body of a world, removed from another world during a running step); STALE_HANDLE. */
+caluna_status caluna_world_add_body(caluna_engine *e, caluna_world world, caluna_body body);
+
+/** Removes a body, its shapes and the constraints that use it (the world lets go of them).
+ *  Separate callbacks of its contacts run inside this call ("isRemoval" true).
+ *  Status: OK; INVALID_ARGUMENT (not in this world, the static body); STALE_HANDLE. */
+caluna_status caluna_world_remove_body(caluna_engine *e, caluna_world world, caluna_body body);
+
+/** Adds a constraint; both its bodies must be in this world already. The world holds it.
+ *  Status: OK; INVALID_ARGUMENT (already in a world, a body not in this world, no dynamic
+ *  body (with a finite moment for the rotary kinds)); STALE_HANDLE. */
+caluna_status caluna_world_add_constraint(caluna_engine *e, caluna_world world, caluna_constraint constraint);
+
+/** Removes a constraint. Status: OK; INVALID_ARGUMENT (not in this world); STALE_HANDLE. */
+caluna_status caluna_world_remove_constraint(caluna_engine *e, caluna_world world, caluna_constraint constraint);
+
+/** The world's bodies (not its static body), in the order they were added, BORROWED: the
+ *  first min(capacity, total) go to `out` and the total to *count. `out` may be NULL when
+ *  capacity is 0 (to ask for the count). On failure *count is 0 and nothing is written.
+ *  This is how every list below works. Status: OK; INVALID_ARGUMENT (count NULL, out NULL
+ *  with a capacity); STALE_HANDLE. */
+caluna_status caluna_world_bodies(caluna_engine *e, caluna_world world, caluna_body *out, size_t capacity,
+                                  size_t *count);
+
+/** The world's constraints in the order they were added, BORROWED (a list as caluna_world_bodies). */
+caluna_status caluna_world_constraints(caluna_engine *e, caluna_world world, caluna_constraint *out,
+                                       size_t capacity, size_t *count);
+
+/* ---- Bodies ---- */
+
+/** The kinds of body: dynamic bodies move under forces and collisions, kinematic ones only by
+ *  their velocity, static ones not at all. */
+typedef enum caluna_body_type {
+    CALUNA_BODY_DYNAMIC = 0,
+    CALUNA_BODY_KINEMATIC = 1,
+    CALUNA_BODY_STATIC = 2
+} caluna_body_type;
+
+/** A new body in no world (cpBodyNew …). For a dynamic body, `mass` is 1e-9…1e15 or 0 for
+ *  "from its shapes" (their "mass" or "density"), and `moment` 1e-9…1e30, INFINITY (it never
+ *  turns) or 0 for "computed from its shapes with the body's mass spread by area" (a 32 × 32
+ *  box of mass 100 gives 17066.67, cpMomentForBox). Kinematic and static bodies take 0 for
+ *  both. *out is an OWNED reference. Status: OK; INVALID_ARGUMENT (out NULL, an unknown type,
+ *  a mass or moment out of range, negative or NaN, a mass for a kinematic or static body);
+ *  STALE_HANDLE (engine). */
+caluna_status caluna_body_create(caluna_engine *e, caluna_body_type type, double mass, double moment,
+                                 caluna_body *out);
+
+/** One more owned reference to a body. Status: OK; STALE_HANDLE; INVALID_ARGUMENT (too many). */
+caluna_status caluna_body_retain(caluna_engine *e, caluna_body body);
+
+/** Drops one owned reference. A body that nothing holds any more dies, its id becomes stale.
+ *  Status: OK; INVALID_ARGUMENT (no owned reference left); STALE_HANDLE. */
+caluna_status caluna_body_release(caluna_engine *e, caluna_body body);
+
+/** Reads a body property. Keys:
+ *    "type" STRING "dynamic", "kinematic" or "static"; "mass" NUMBER and "moment" NUMBER
+ *    (dynamic bodies only; see caluna_body_create; a shape's mass or density replaces the
+ *    mass); "position" POINT; "angle" NUMBER (radians); "velocity" POINT;
+ *    "angularVelocity" NUMBER (radians/s); "force" POINT and "torque" NUMBER (applied during
+ *    the next step, reset after each); "centerOfGravity" POINT (body coordinates);
+ *    read-only: "kineticEnergy" NUMBER, "sleeping" BOOL.
+ *  On failure *out is NIL. Status: OK; INVALID_ARGUMENT (key or out NULL); UNKNOWN_KEY;
+ *  STALE_HANDLE. */
+caluna_status caluna_body_get(caluna_engine *e, caluna_body body, const char *key, caluna_value *out);
+
+/** Sets a body property (keys as caluna_body_get), e.g.
+ *  caluna_body_set(e, body, "velocity", &v) with v = caluna_point(1, 2). Moving a static body
+ *  re-indexes its shapes. Status: OK; INVALID_ARGUMENT (key or value NULL, out of range,
+ *  NaN, beyond ±1e15, mass ≤ 0, a mass of a body that is not dynamic, a read-only key, a
+ *  change forbidden inside a step — see "Callbacks"); UNKNOWN_KEY; TYPE_MISMATCH;
+ *  STALE_HANDLE. */
+caluna_status caluna_body_set(caluna_engine *e, caluna_body body, const char *key, const caluna_value *value);
+
+/** The world the body is in (BORROWED), or 0 when it is in none (status OK).
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_body_world(caluna_engine *e, caluna_body body, caluna_world *out);
+
+/** Adds force (fx, fy) at a point in world coordinates (cpBodyApplyForceAtWorldPoint) for the
+ *  next step: off the centre of gravity it adds torque too. Forces add up; a sum beyond ±1e15
+ *  is undone (force and torque reset to 0) and INVALID_ARGUMENT.
+ *  Status: OK; INVALID_ARGUMENT (NaN, ∞, beyond ±1e15); STALE_HANDLE. */
+caluna_status caluna_body_apply_force_at_world_point(caluna_engine *e, caluna_body body, double fx, double fy,
+                                                     double x, double y);
+/** The same with the point in body coordinates ((0, 0) is the body's origin). */
+caluna_status caluna_body_apply_force_at_local_point(caluna_engine *e, caluna_body body, double fx, double fy,
+                                                     double x, double y);
+/** Changes the velocity now by impulse (jx, jy) applied at a world point
+ *  (cpBodyApplyImpulseAtWorldPoint). A velocity beyond ±1e15 is undone (reset to 0) and
+ *  INVALID_ARGUMENT. Status: as caluna_body_apply_force_at_world_point. */
+caluna_status caluna_body_apply_impulse_at_world_point(caluna_engine *e, caluna_body body, double jx, double jy,
+                                                       double x, double y);
+/** The same with the point in body coordinates. */
+caluna_status caluna_body_apply_impulse_at_local_point(caluna_engine *e, caluna_body body, double jx, double jy,
+                                                       double x, double y);
+
+/** Converts a point from body to world coordinates (cpBodyLocalToWorld).
+ *  Status: OK; INVALID_ARGUMENT (out NULL, NaN, ∞, beyond ±1e15); STALE_HANDLE. */
+caluna_status caluna_body_local_to_world(caluna_engine *e, caluna_body body, double x, double y, caluna_vect *out);
+/** Converts a point from world to body coordinates. Status: as local_to_world. */
+caluna_status caluna_body_world_to_local(caluna_engine *e, caluna_body body, double x, double y, caluna_vect *out);
+/** The velocity of the body's material at a world point (linear plus angular).
+ *  Status: as local_to_world. */
+caluna_status caluna_body_velocity_at_world_point(caluna_engine *e, caluna_body body, double x, double y,
+                                                  caluna_vect *out);
+
+/** Puts a dynamic body (and the bodies touching it) to sleep now (cpBodySleep); nothing when
+ *  it sleeps already. Its world must have a finite "sleepTimeThreshold".
+ *  Status: OK; INVALID_ARGUMENT (not dynamic, in no world, no sleep threshold, inside a step);
+ *  STALE_HANDLE. */
+caluna_status caluna_body_sleep(caluna_engine *e, caluna_body body);
+
+/** Wakes a body (and its group) up; nothing for a body in no world.
+ *  Status: OK; INVALID_ARGUMENT (inside a step); STALE_HANDLE. */
+caluna_status caluna_body_activate(caluna_engine *e, caluna_body body);
+
+/** Replaces a body's velocity integration (cpBodySetVelocityUpdateFunc): called once per step
+ *  with the world's gravity, the damping factor for this step and dt. The callback decides
+ *  the new velocity; call caluna_body_update_velocity from it for the default integration
+ *  (with other arguments to change gravity for this body). `body` is BORROWED. */
+typedef void (*caluna_velocity_update_callback)(caluna_engine *e, caluna_body body, double gravity_x,
+                                                double gravity_y, double damping, double dt, void *user);
+/** Replaces a body's position integration: call caluna_body_update_position for the default. */
+typedef void (*caluna_position_update_callback)(caluna_engine *e, caluna_body body, double dt, void *user);
+
+/** Sets (or, with callback NULL, removes: the default integration) the velocity callback.
+ *  Status: OK; STALE_HANDLE; INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_body_set_velocity_update(caluna_engine *e, caluna_body body,
+                                              caluna_velocity_update_callback callback, void *user);
+/** Sets or removes the position callback. Status: as set_velocity_update. */
+caluna_status caluna_body_set_position_update(caluna_engine *e, caluna_body body,
+                                              caluna_position_update_callback callback, void *user);
+
+/** The default velocity integration (cpBodyUpdateVelocity): v = v·damping + (g + f/m)·dt,
+ *  ω likewise; force and torque reset. Nothing for a body that is not dynamic.
+ *  Status: OK; INVALID_ARGUMENT (NaN, ∞, damping outside 0…1, dt outside 0…10, a dynamic body
+ *  without mass or moment); STALE_HANDLE. */
+caluna_status caluna_body_update_velocity(caluna_engine *e, caluna_body body, double gravity_x, double gravity_y,
+                                          double damping, double dt);
+/** The default position integration (cpBodyUpdatePosition): p += v·dt, angle += ω·dt.
+ *  Status: OK; INVALID_ARGUMENT (dt NaN, ∞ or outside 0…10); STALE_HANDLE. */
+caluna_status caluna_body_update_position(caluna_engine *e, caluna_body body, double dt);
+
+/** How a bound layer follows its body: position = origin + scale·(x, ±y) (−y with flip_y),
+ *  and, when rotates is non-zero, affineTransform = rotation(±angle) (−angle with flip_y).
+ *  NULL means the identity mapping (the book's way: the layers in a geometryFlipped
+ *  container share the world's coordinates). */
+typedef struct caluna_layer_mapping {
+    caluna_vect origin;
+    /** Points per world unit, (0, 1e6]. */
+    double scale;
+    int32_t flip_y;
+    int32_t rotates;
+} caluna_layer_mapping;
+
+typedef char caluna_layer_mapping_layout_check_[(sizeof(caluna_layer_mapping) == 32 && offsetof(caluna_layer_mapping, flip_y) == 24) ? 1 : -1];
+
+/** The identity mapping: origin (0, 0), scale 1, no flip, rotates. A y-up world in a y-down
+ *  container `height` points tall: origin (0, height) and flip_y 1. */
+static inline caluna_layer_mapping caluna_layer_mapping_identity(void) {
+    caluna_layer_mapping m;
+    memset(&m, 0, sizeof m);
+    m.scale = 1;
+    m.rotates = 1;
+    return m;
+}
+
+/** Makes `layer` follow the body (again, with a new mapping, if it did): now, and after the
+ *  steps of every frame and every caluna_world_step, with actions off (nothing animates).
+ *  The binding holds the layer weakly. Any number of layers may follow one body.
+ *  Status: OK; INVALID_ARGUMENT (a mapping out of range: NaN, scale ≤ 0); STALE_HANDLE
+ *  (body or layer). */
+caluna_status caluna_body_bind_layer(caluna_engine *e, caluna_body body, caluna_layer layer,
+                                     const caluna_layer_mapping *mapping);
+
+/** Stops `layer` (0: every layer) following the body; it stays where it is.
+ *  Status: OK; STALE_HANDLE (body, or a non-zero layer); INVALID_ARGUMENT (NULL engine). */
+caluna_status caluna_body_unbind_layer(caluna_engine *e, caluna_body body, caluna_layer layer);
+
+/* ---- Shapes ---- */
+
+/* Shapes are made on a body, in its coordinates; in a world they join it too (at the end of
+ * the step inside one). *out is BORROWED (the body holds the shape). A body with no moment
+ * given gets its moment from its shapes (see caluna_body_create). Common statuses of the
+ * four calls: OK; INVALID_ARGUMENT (out NULL, NaN, ∞, beyond ±1e15, a negative radius);
+ * STALE_HANDLE. */
+
+/** A circle of `radius` (> 0) centred at (offset_x, offset_y) (cpCircleShapeNew). */
+caluna_status caluna_body_add_circle(caluna_engine *e, caluna_body body, double radius, double offset_x,
+                                     double offset_y, caluna_shape *out);
+/** A width × height box (both > 0) centred at (center_x, center_y), its corners rounded by
+ *  `radius` (≥ 0; cpBoxShapeNew). */
+caluna_status caluna_body_add_box(caluna_engine *e, caluna_body body, double width, double height, double radius,
+                                  double center_x, double center_y, caluna_shape *out);
+/** The convex hull of `count` points (3…256, any winding), rounded by `radius` ≥ 0
+ *  (cpPolyShapeNew). INVALID_ARGUMENT also for points NULL with a count, or a degenerate
+ *  hull (collinear or coincident points). */
+caluna_status caluna_body_add_polygon(caluna_engine *e, caluna_body body, const caluna_vect *points, size_t count,
+                                      double radius, caluna_shape *out);
+/** A segment from (ax, ay) to (bx, by) (distinct), `radius` thick on each side ≥ 0
+ *  (cpSegmentShapeNew): walls and floors. */
+caluna_status caluna_body_add_segment(caluna_engine *e, caluna_body body, double ax, double ay, double bx,
+                                      double by, double radius, caluna_shape *out);
+
+/** Takes a shape off its body (and out of the world; at the end of the step inside one). The
+ *  shape dies unless you hold a reference. Status: OK; INVALID_ARGUMENT (not on this body);
+ *  STALE_HANDLE. */
+caluna_status caluna_body_remove_shape(caluna_engine *e, caluna_body body, caluna_shape shape);
+
+/** The body's shapes in the order they were made, BORROWED (a list as caluna_world_bodies). */
+caluna_status caluna_body_shapes(caluna_engine *e, caluna_body body, caluna_shape *out, size_t capacity,
+                                 size_t *count);
+
+/** One more owned reference to a shape. Status: OK; STALE_HANDLE; INVALID_ARGUMENT. */
+caluna_status caluna_shape_retain(caluna_engine *e, caluna_shape shape);
+/** Drops one owned reference. Status: OK; INVALID_ARGUMENT (none left); STALE_HANDLE. */
+caluna_status caluna_shape_release(caluna_engine *e, caluna_shape shape);
+
+/** Reads a shape property. Keys:
+ *    "friction" NUMBER ≥ 0 (a contact uses the product of both shapes'); "elasticity" NUMBER
+ *    0…10 (the product too: 0.8 × 0.8 = 0.64 for the book's crates); "surfaceVelocity" POINT
+ *    (a conveyor belt); "sensor" BOOL (reports collisions, never collides); "collisionType"
+ *    NUMBER (whole, 0…2^53) or STRING (a name: "crate"); "mass" and "density" NUMBER ≥ 0
+ *    (give the body its mass from its shapes); read-only: "area" NUMBER, "radius" NUMBER,
+ *    "type" STRING ("circle", "box", "polygon", "segment"), "boundingBox" RECT (world
+ *    coordinates: x, y are the left and bottom edges; as of the last step for a shape in a
+ *    world).
+ *  On failure *out is NIL. Status: OK; INVALID_ARGUMENT (key or out NULL); UNKNOWN_KEY;
+ *  STALE_HANDLE. */
+caluna_status caluna_shape_get(caluna_engine *e, caluna_shape shape, const char *key, caluna_value *out);
+
+/** Sets a shape property (keys as caluna_shape_get). Status: OK; INVALID_ARGUMENT (out of
+ *  range, read-only, "mass"/"density" inside a step); UNKNOWN_KEY; TYPE_MISMATCH;
+ *  STALE_HANDLE (also a shape off its body). */
+caluna_status caluna_shape_set(caluna_engine *e, caluna_shape shape, const char *key, const caluna_value *value);
+
+/** The body the shape is on (BORROWED), or 0 when it was taken off or its body died.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_shape_body(caluna_engine *e, caluna_shape shape, caluna_body *out);
+
+/** Which shapes collide (cpShapeFilter): two shapes in the same non-zero `group` never do;
+ *  otherwise each one's `categories` must meet the other's `mask` (bit sets). Queries take a
+ *  filter too: a shape is found when the filter's categories meet its mask and its
+ *  categories meet the filter's mask (and the groups differ or are 0). */
+typedef struct caluna_shape_filter {
+    uint64_t group;
+    uint32_t categories;
+    uint32_t mask;
+} caluna_shape_filter;
+
+typedef char caluna_shape_filter_layout_check_[(sizeof(caluna_shape_filter) == 16) ? 1 : -1];
+
+/** Every category, every mask bit, no group (CP_SHAPE_FILTER_ALL): a shape's default. */
+static inline caluna_shape_filter caluna_shape_filter_all(void) {
+    caluna_shape_filter f;
+    f.group = 0;
+    f.categories = 0xFFFFFFFFu;
+    f.mask = 0xFFFFFFFFu;
+    return f;
+}
+
+/** The shape's filter. Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_shape_get_filter(caluna_engine *e, caluna_shape shape, caluna_shape_filter *out);
+/** Sets the shape's filter. Status: OK; INVALID_ARGUMENT (filter NULL); STALE_HANDLE. */
+caluna_status caluna_shape_set_filter(caluna_engine *e, caluna_shape shape, const caluna_shape_filter *filter);
+
+/** The shape's collision type as a number (a named type as the number
+ *  caluna_collision_type_named gives its name). Default 0.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_shape_collision_type(caluna_engine *e, caluna_shape shape, caluna_collision_type *out);
+
+/** Sets the shape's collision type: a number below 2^48, or one from
+ *  caluna_collision_type_named (the shape then has that name, as in Lua).
+ *  Status: OK; INVALID_ARGUMENT (any other number); STALE_HANDLE. */
+caluna_status caluna_shape_set_collision_type(caluna_engine *e, caluna_shape shape, caluna_collision_type type);
+
+/** The collision type named `name` (1…256 bytes of UTF-8): the same number for the same name
+ *  in the whole process, 2^48 or more (clear of plain numbers). Shapes and handlers given it
+ *  use the name, which Lua scripts share ("collisionType" reads back as the STRING). No
+ *  engine: a failure's message is at caluna_last_error(NULL). Any thread.
+ *  Status: OK; INVALID_ARGUMENT (name or out NULL, empty, too long, not UTF-8); OUT_OF_MEMORY
+ *  (more than 65536 names). */
+caluna_status caluna_collision_type_named(const char *name, caluna_collision_type *out);
+
+/* ---- Constraints ---- */
+
+/** One named parameter of caluna_constraint_create. */
+typedef struct caluna_param {
+    const char *key;
+    caluna_value value;
+} caluna_param;
+
+typedef char caluna_param_layout_check_[(sizeof(caluna_param) == 144 && offsetof(caluna_param, value) == 8) ? 1 : -1];
+
+/** A new constraint of `kind` between two different bodies, not yet in a world (add it with
+ *  caluna_world_add_constraint once both bodies are in the world). Anchors are POINTs in
+ *  each body's coordinates; angles in radians. Kinds and their keys (parameters and
+ *  properties; a parameter not given is 0, "ratio" and "ratchet" 1):
+ *    "pin"        anchorA, anchorB; distance (from the bodies' positions at creation)
+ *    "slide"      anchorA, anchorB, min, max (0 ≤ min ≤ max)
+ *    "pivot"      pivot (a world point, parameter only) or anchorA, anchorB
+ *    "groove"     grooveA, grooveB (distinct, on body a), anchorB
+ *    "dampedSpring"       anchorA, anchorB, restLength ≥ 0, stiffness, damping ≥ 0
+ *    "dampedRotarySpring" restAngle, stiffness, damping ≥ 0
+ *    "rotaryLimit"        min, max (min ≤ max)
+ *    "ratchet"    phase, ratchet (non-zero); angle
+ *    "gear"       phase, ratio (non-zero, ±1e-9…±1e9)
+ *    "simpleMotor"        rate (radians/s)
+ *  Every kind also has maxForce (≥ 0 or INFINITY, default ∞), maxBias (∞), errorBias (0…1,
+ *  (1 − 0.1)^60), collideBodies BOOL (true), and read-only "type" STRING and "impulse" NUMBER
+ *  (the last step's impulse; divide by the step for a force); these may be parameters too.
+ *  `params` holds `count` (0…64) distinct keys; it may be NULL when count is 0. The
+ *  constraint holds both bodies. *out is an OWNED reference.
+ *  Status: OK; INVALID_ARGUMENT (kind NULL or unknown, out NULL, the same body twice, bodies
+ *  of two worlds, a key NULL or repeated, a value out of range, NaN); UNKNOWN_KEY (a key the
+ *  kind does not have); TYPE_MISMATCH; STALE_HANDLE (a body, engine). */
+caluna_status caluna_constraint_create(caluna_engine *e, const char *kind, caluna_body body_a, caluna_body body_b,
+                                       const caluna_param *params, size_t count, caluna_constraint *out);
+
+/** One more owned reference to a constraint. Status: OK; STALE_HANDLE; INVALID_ARGUMENT. */
+caluna_status caluna_constraint_retain(caluna_engine *e, caluna_constraint constraint);
+/** Drops one owned reference. Status: OK; INVALID_ARGUMENT (none left); STALE_HANDLE. */
+caluna_status caluna_constraint_release(caluna_engine *e, caluna_constraint constraint);
+
+/** Reads a property of the constraint's kind (see caluna_constraint_create).
+ *  On failure *out is NIL. Status: OK; INVALID_ARGUMENT (key or out NULL); UNKNOWN_KEY;
+ *  STALE_HANDLE (also a constraint joining the static body of a destroyed world). */
+caluna_status caluna_constraint_get(caluna_engine *e, caluna_constraint constraint, const char *key,
+                                    caluna_value *out);
+/** Sets a property of the constraint's kind. Status: OK; INVALID_ARGUMENT (out of range,
+ *  read-only); UNKNOWN_KEY; TYPE_MISMATCH; STALE_HANDLE. */
+caluna_status caluna_constraint_set(caluna_engine *e, caluna_constraint constraint, const char *key,
+                                    const caluna_value *value);
+
+/** The constraint's two bodies (BORROWED), a and b as created.
+ *  Status: OK; INVALID_ARGUMENT (a pointer NULL); STALE_HANDLE. */
+caluna_status caluna_constraint_bodies(caluna_engine *e, caluna_constraint constraint, caluna_body *body_a,
+                                       caluna_body *body_b);
+
+/* ---- Collision handlers ---- */
+
+/** A begin or preSolve callback: return 0 to ignore the contact (begin: until the shapes
+ *  separate; preSolve: for this step), anything else to process it. */
+typedef int32_t (*caluna_collision_filter_callback)(caluna_engine *e, caluna_arbiter arb, void *user);
+/** A postSolve or separate callback. */
+typedef void (*caluna_collision_callback)(caluna_engine *e, caluna_arbiter arb, void *user);
+
+/** The four phases of a collision handler (cpCollisionHandler); a NULL member keeps
+ *  Chipmunk's default for that phase (for a pair handler: the wildcard handlers' phase).
+ *    begin       the shapes first touch;
+ *    pre_solve   every step they touch, before the solver (set restitution, friction,
+ *                surface velocity here);
+ *    post_solve  every step they touch, after the solver ("totalImpulse" and
+ *                "totalKineticEnergy" are meaningful);
+ *    separate    they stopped touching, or one of them left the world ("isRemoval"). */
+typedef struct caluna_collision_callbacks {
+    caluna_collision_filter_callback begin;
+    caluna_collision_filter_callback pre_solve;
+    caluna_collision_callback post_solve;
+    caluna_collision_callback separate;
+} caluna_collision_callbacks;
+
+typedef char caluna_collision_callbacks_layout_check_[(sizeof(caluna_collision_callbacks) == 4 * sizeof(void *)) ? 1 : -1];
+
+/** Sets the handler for collisions between shapes of types `type_a` and `type_b`: its four
+ *  phases all become `callbacks`' (NULL: no callbacks, Chipmunk's defaults), each called with
+ *  `user`. The pair is unordered: setting (b, a) later changes the same handler, and the
+ *  arbiter's shape a keeps the type given first. A pair handler wins over wildcard handlers
+ *  for the phases it sets. Status: OK; INVALID_ARGUMENT (a type that is not a collision
+ *  type, inside one of the world's callbacks); STALE_HANDLE. */
+caluna_status caluna_world_set_collision_handler(caluna_engine *e, caluna_world world, caluna_collision_type type_a,
+                                                 caluna_collision_type type_b,
+                                                 const caluna_collision_callbacks *callbacks, void *user);
+
+/** Sets the wildcard handler of `type`: collisions of its shapes with any shape, shape a
+ *  being the one of `type`. The phases of a pair or default handler that are left NULL run
+ *  it. Status: as caluna_world_set_collision_handler. */
+caluna_status caluna_world_set_wildcard_handler(caluna_engine *e, caluna_world world, caluna_collision_type type,
+                                                const caluna_collision_callbacks *callbacks, void *user);
+
+/** Sets the default handler: it takes every collision without a pair handler. Its phases
+ *  left NULL are Chipmunk's defaults, which run the wildcard handlers of the two types; a
+ *  phase it sets replaces theirs. Status: as caluna_world_set_collision_handler. */
+caluna_status caluna_world_set_default_handler(caluna_engine *e, caluna_world world,
+                                               const caluna_collision_callbacks *callbacks, void *user);
+
+/** One contact: the points on shape a's and on shape b's surface (world coordinates) and their
+ *  distance (negative when the shapes overlap). */
+typedef struct caluna_contact_point {
+    caluna_vect point_a;
+    caluna_vect point_b;
+    double distance;
+} caluna_contact_point;
+
+typedef char caluna_contact_point_layout_check_[(sizeof(caluna_contact_point) == 40) ? 1 : -1];
+
+/** The arbiter's two shapes (BORROWED); shape a has the handler's first type.
+ *  Every caluna_arbiter_* call: OK; INVALID_ARGUMENT (a pointer NULL); STALE_HANDLE (the
+ *  arbiter outside its callback, 0, foreign). */
+caluna_status caluna_arbiter_shapes(caluna_engine *e, caluna_arbiter arb, caluna_shape *shape_a,
+                                    caluna_shape *shape_b);
+/** The bodies of the arbiter's two shapes (BORROWED; the static body for walls). */
+caluna_status caluna_arbiter_bodies(caluna_engine *e, caluna_arbiter arb, caluna_body *body_a, caluna_body *body_b);
+/** The contact points (0…2; a list as caluna_world_bodies). */
+caluna_status caluna_arbiter_contact_points(caluna_engine *e, caluna_arbiter arb, caluna_contact_point *out,
+                                            size_t capacity, size_t *count);
+
+/** Reads the arbiter by key: "normal" POINT (from a to b), "count" NUMBER (contact points),
+ *  "isFirstContact" BOOL, "isRemoval" BOOL, "totalImpulse" POINT and "totalKineticEnergy"
+ *  NUMBER (meaningful in post_solve), "restitution" NUMBER, "friction" NUMBER,
+ *  "surfaceVelocity" POINT. On failure *out is NIL. UNKNOWN_KEY for other keys. */
+caluna_status caluna_arbiter_get(caluna_engine *e, caluna_arbiter arb, const char *key, caluna_value *out);
+
+/** Changes this contact only (in begin or pre_solve): "restitution" NUMBER 0…10, "friction"
+ *  NUMBER ≥ 0, "surfaceVelocity" POINT. INVALID_ARGUMENT for a read-only key or a value out
+ *  of range; TYPE_MISMATCH; UNKNOWN_KEY. */
+caluna_status caluna_arbiter_set(caluna_engine *e, caluna_arbiter arb, const char *key, const caluna_value *value);
+
+/* ---- Queries ---- */
+/*
+ * Queries look at the world as of its last step (cpSpace…Query). `filter` may be NULL (every
+ * shape). Results that list several shapes are sorted (by distance, or along the segment),
+ * ties going to the shape made first, so they never depend on Chipmunk's spatial index.
+ * Shape ids in results are BORROWED. Lists work as caluna_world_bodies: the total goes to
+ * *count even when `capacity` is smaller. Common statuses: OK; INVALID_ARGUMENT (NaN, ∞,
+ * beyond ±1e15, a negative distance or radius, count or out NULL); STALE_HANDLE.
+ */
+
+/** A point query result: the nearest point on the shape's surface, its distance (negative
+ *  inside the shape) and the gradient of the distance (a unit vector). */
+typedef struct caluna_point_hit {
+    caluna_shape shape;
+    caluna_vect point;
+    double distance;
+    caluna_vect gradient;
+} caluna_point_hit;
+
+/** A segment query result: where the segment hits the shape, the surface normal there, and
+ *  alpha, the fraction along the segment (0 at its start, 1 at its end). */
+typedef struct caluna_segment_hit {
+    caluna_shape shape;
+    caluna_vect point;
+    caluna_vect normal;
+    double alpha;
+} caluna_segment_hit;
+
+/** A shape query result: a shape of the world overlapping the query shape, the normal, and
+ *  `count` (0…2) contact points. */
+typedef struct caluna_shape_contact {
+    caluna_shape shape;
+    caluna_vect normal;
+    int32_t count;
+    caluna_contact_point points[2];
+} caluna_shape_contact;
+
+typedef char caluna_physics_hits_layout_check_[(sizeof(caluna_point_hit) == 48 && sizeof(caluna_segment_hit) == 48 && sizeof(caluna_shape_contact) == 112 && offsetof(caluna_shape_contact, points) == 32) ? 1 : -1];
+
+/** The nearest shape within `max_distance` (≥ 0, or INFINITY: anywhere) of (x, y)
+ *  (cpSpacePointQueryNearest); out->shape is 0 (all zero, status OK) when there is none. */
+caluna_status caluna_world_nearest_point(caluna_engine *e, caluna_world world, double x, double y,
+                                         double max_distance, const caluna_shape_filter *filter,
+                                         caluna_point_hit *out);
+
+/** Every shape within `max_distance` of (x, y), nearest first (cpSpacePointQuery). */
+caluna_status caluna_world_point_query(caluna_engine *e, caluna_world world, double x, double y, double max_distance,
+                                       const caluna_shape_filter *filter, caluna_point_hit *out, size_t capacity,
+                                       size_t *count);
+
+/** The first shape the segment from (ax, ay) to (bx, by), swept with `radius` ≥ 0, hits
+ *  (cpSpaceSegmentQueryFirst); out->shape is 0 (all zero, status OK) when it hits nothing. */
+caluna_status caluna_world_segment_query_first(caluna_engine *e, caluna_world world, double ax, double ay,
+                                               double bx, double by, double radius,
+                                               const caluna_shape_filter *filter, caluna_segment_hit *out);
+
+/** Every shape the segment hits, in order along it (cpSpaceSegmentQuery). */
+caluna_status caluna_world_segment_query(caluna_engine *e, caluna_world world, double ax, double ay, double bx,
+                                         double by, double radius, const caluna_shape_filter *filter,
+                                         caluna_segment_hit *out, size_t capacity, size_t *count);
+
+/** Every shape whose bounding box meets the rectangle (x, y are its minimum corner; a negative
+ *  size is standardised), in the order they were made (cpSpaceBBQuery). */
+caluna_status caluna_world_bb_query(caluna_engine *e, caluna_world world, double x, double y, double width,
+                                    double height, const caluna_shape_filter *filter, caluna_shape *out,
+                                    size_t capacity, size_t *count);
+
+/** Every shape of the world that overlaps `shape` (which need not be in the world, but must
+ *  be on a body), other than itself, with the contacts, in the order they were made
+ *  (cpSpaceShapeQuery). STALE_HANDLE also for a shape off its body. */
+caluna_status caluna_world_shape_query(caluna_engine *e, caluna_world world, caluna_shape shape,
+                                       caluna_shape_contact *out, size_t capacity, size_t *count);
 
 #ifdef __cplusplus
 } /* extern "C" */

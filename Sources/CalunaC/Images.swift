@@ -7,11 +7,11 @@ import Glibc
 
 // MARK: ids of images and drawing contexts
 
-/// Ids for images and drawing contexts, shaped like the other ids
-/// (`tag << 48 | generation << 32 | kind << 28 | slot`, the engine's tag) so
-/// a stale, foreign or wrong-kind id is an error, never a crash. Kinds 4 and 5
-/// follow ObjectKind's animation (1), display link (2) and timer (3); layer
-/// ids have 0 there.
+/// Ids for images, drawing contexts and physics objects, shaped like the
+/// other ids (`tag << 48 | generation << 32 | kind << 28 | slot`, the engine's
+/// tag) so a stale, foreign or wrong-kind id is an error, never a crash. Kinds
+/// 4 and up follow ObjectKind's animation (1), display link (2) and timer (3);
+/// layer ids have 0 there.
 ///
 /// Objects are held weakly (an image stays while a layer shows it) plus the
 /// references a C caller owns; a context is held while its callback runs and
@@ -19,8 +19,37 @@ import Glibc
 final class ExternalTable {
     enum Kind: UInt64 {
         case image = 4, context = 5
-        var name: String { self == .image ? "image" : "drawing context" }
-        var article: String { self == .image ? "an image" : "a drawing context" }
+        case world = 6, body = 7, shape = 8, constraint = 9, arbiter = 10
+
+        var name: String {
+            switch self {
+            case .image: return "image"
+            case .context: return "drawing context"
+            case .world: return "physics world"
+            case .body: return "body"
+            case .shape: return "shape"
+            case .constraint: return "constraint"
+            case .arbiter: return "arbiter"
+            }
+        }
+
+        var article: String {
+            switch self {
+            case .image, .arbiter: return "an \(name)"
+            default: return "a \(name)"
+            }
+        }
+
+        /// Why an id of this kind goes stale (the message of a stale id).
+        var staleReason: String {
+            switch self {
+            case .image: return "the image no longer exists"
+            case .context: return "a context is valid only inside the draw callback that received it"
+            case .world: return "the world was destroyed"
+            case .arbiter: return "an arbiter is valid only inside the collision callback that received it"
+            default: return "the \(name) no longer exists"
+            }
+        }
     }
 
     private struct Slot {
@@ -77,9 +106,7 @@ final class ExternalTable {
         let index = Int(id & ObjectTable.slotMask) - 1
         let gen = UInt16(truncatingIfNeeded: id >> 32)
         guard index >= 0, index < slots.count, slots[index].generation == gen, let o = slots[index].object else {
-            throw CalunaError(.staleHandle, kind == .image
-                ? "image id \(hexID(id)) is stale (the image no longer exists)"
-                : "drawing context id \(hexID(id)) is stale (a context is valid only inside the draw callback that received it)")
+            throw CalunaError(.staleHandle, "\(kind.name) id \(hexID(id)) is stale (\(kind.staleReason))")
         }
         return o
     }

@@ -39,6 +39,8 @@ final class CEngine {
     /// (Images.swift, Drawing.swift).
     private(set) lazy var images = ExternalTable(tag: handles.tag, kind: .image)
     private(set) lazy var contexts = ExternalTable(tag: handles.tag, kind: .context)
+    /// Ids of physics worlds, bodies, shapes, constraints and arbiters (Physics*.swift).
+    private(set) lazy var physics = PhysicsIDs(tag: handles.tag)
     /// Layers whose C draw callback is running now (a display of one of them
     /// from inside would recurse forever), innermost last.
     var drawingLayers: [ObjectIdentifier] = []

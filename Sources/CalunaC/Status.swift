@@ -9,8 +9,9 @@ enum CalunaStatus {
 let calunaVersion = "0.1.0"
 let calunaABIVersion: Int32 = 1
 /// Grows with compatible additions (1: animations, presentation, timers, easing;
-/// 2: transactions, layer actions, Transition; 3: images, contents, effects, drawing, stats).
-let calunaABIMinorVersion: Int32 = 3
+/// 2: transactions, layer actions, Transition; 3: images, contents, effects, drawing, stats;
+/// 4: physics).
+let calunaABIMinorVersion: Int32 = 4
 
 /// A C string that lives for the whole process.
 func staticCString(_ s: String) -> UnsafePointer<CChar> {

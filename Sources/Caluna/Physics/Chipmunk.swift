@@ -87,38 +87,60 @@ public struct ShapeFilter: Equatable, Sendable {
     init(_ f: cpShapeFilter) { self.init(group: f.group, categories: f.categories, mask: f.mask) }
 }
 
-/// A collision type: an integer or a name. Names are interned process-wide
-/// (they only key handler lookups, so their numbers never affect a result).
+/// A collision type: an integer or a name. Chipmunk sees numbers: integers
+/// below 2⁴⁸ as they are, names from 2⁴⁸ up in the order first used
+/// (process-wide, so C and Lua agree; they only key handler lookups, so the
+/// numbers never affect a result).
 public enum CollisionType: Hashable, Sendable, CustomStringConvertible {
     case number(UInt)
     case name(String)
 
     public static let none = CollisionType.number(0)
+    /// Integers must be below this; names are numbered from it.
+    public static let numberLimit: UInt = 1 << 48
+    static let maximumNames = 1 << 16
 
     public var description: String {
         switch self { case .number(let n): return String(n); case .name(let s): return s }
     }
 
-    /// Names get numbers from 2⁴⁸ up, clear of any integer a script uses.
-    private static let names = Mutex<[String: UInt]>([:])
+    private struct Names { var numbers: [String: UInt] = [:]; var names: [String] = [] }
+    private static let names = Mutex<Names>(Names())
 
-    var cp: UInt {
+    /// Chipmunk's number for this type (a new name gets the next one).
+    public func number() throws -> UInt {
         switch self {
-        case .number(let n): return n
+        case .number(let n):
+            guard n < CollisionType.numberLimit else {
+                throw CalunaError.invalid("a collision type number must be below 2^48 (got \(n))")
+            }
+            return n
         case .name(let s):
-            return CollisionType.names.withLock { table in
-                if let n = table[s] { return n }
-                let n = (UInt(1) << 48) + UInt(table.count)
-                table[s] = n
+            return try CollisionType.names.withLock { t in
+                if let n = t.numbers[s] { return n }
+                guard t.names.count < CollisionType.maximumNames else {
+                    throw CalunaError(.outOfMemory, "too many collision type names (at most \(CollisionType.maximumNames))")
+                }
+                let n = CollisionType.numberLimit + UInt(t.names.count)
+                t.numbers[s] = n
+                t.names.append(s)
                 return n
             }
         }
     }
 
+    /// The type a number stands for: an integer, or a name already numbered.
+    public init?(number n: UInt) {
+        if n < CollisionType.numberLimit { self = .number(n); return }
+        let i = n - CollisionType.numberLimit
+        guard let s = CollisionType.names.withLock({ t in i < UInt(t.names.count) ? t.names[Int(i)] : nil }) else { return nil }
+        self = .name(s)
+    }
+
     /// An integer collision type from a double (scripts pass numbers).
     public static func number(checking v: Double) throws -> CollisionType {
-        guard v.isFinite, v >= 0, v < 9_007_199_254_740_992, v == v.rounded() else {
-            throw CalunaError.invalid("a collision type must be a whole number from 0 to 2^53 or a name (got \(v))")
+        guard v.isFinite, v >= 0, v < Double(numberLimit), v == v.rounded() else {
+            throw CalunaError.invalid("a collision type must be a whole number from 0 to 2^48 - 1, or a name (got \(v))")
         }
         return .number(UInt(v))
     }

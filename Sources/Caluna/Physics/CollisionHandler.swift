@@ -33,10 +33,10 @@ public final class CollisionHandler {
     public var postSolve: ((Arbiter) throws -> Void)? { didSet { install() } }
     public var separate: ((Arbiter) throws -> Void)? { didSet { install() } }
 
-    init(world: PhysicsWorld, selector: Selector) {
+    init(world: PhysicsWorld, selector: Selector) throws {
         switch selector {
-        case .pair(let a, let b): cp = cpSpaceAddCollisionHandler(world.space, a.cp, b.cp)
-        case .wildcard(let a): cp = cpSpaceAddWildcardHandler(world.space, a.cp)
+        case .pair(let a, let b): cp = cpSpaceAddCollisionHandler(world.space, try a.number(), try b.number())
+        case .wildcard(let a): cp = cpSpaceAddWildcardHandler(world.space, try a.number())
         case .any: cp = cpSpaceAddDefaultCollisionHandler(world.space)
         }
         self.selector = selector
@@ -85,7 +85,7 @@ extension PhysicsWorld {
         if let h = handlers[selector] { return h }
         // Chipmunk keeps one handler per unordered pair.
         if case .pair(let a, let b) = selector, let h = handlers[.pair(b, a)] { return h }
-        let h = CollisionHandler(world: self, selector: selector)
+        let h = try CollisionHandler(world: self, selector: selector)
         handlers[selector] = h
         return h
     }

@@ -16,7 +16,6 @@ public final class PhysicsBody {
     static let minimumMass = 1e-9
 
     let handle: BodyRef
-    private let ownsHandle: Bool
     let isStaticBodyOfWorld: Bool
     /// The world the body is in (the owning world for its static body).
     public internal(set) weak var world: PhysicsWorld?
@@ -24,6 +23,8 @@ public final class PhysicsBody {
     var bindings: [LayerBinding] = []
     /// False once the world owning its static body was destroyed.
     private(set) var isValid = true
+    /// Usable: not the static body of a destroyed world.
+    public var isUsable: Bool { isValid }
     /// No moment was given: it follows the shapes and the mass.
     var momentIsAutomatic = true
     /// Whatever the host attaches (a Lua value, a C pointer).
@@ -56,17 +57,18 @@ public final class PhysicsBody {
         case .kinematic: handle = cpBodyNewKinematic()
         case .static: handle = cpBodyNewStatic()
         }
-        ownsHandle = true
         isStaticBodyOfWorld = false
         momentIsAutomatic = moment == nil
         serial = PhysicsBody.takeSerial()
         cpBodySetUserData(handle, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// The wrapper of a space's own static body.
+    /// A world's static body. It is a static body of its own added to the
+    /// space (not the space's built-in one, which dies with the space), so a
+    /// script holding it after the world is destroyed reads valid memory.
     init(staticBodyOf world: PhysicsWorld) {
-        handle = cpSpaceGetStaticBody(world.space)
-        ownsHandle = false
+        handle = cpBodyNewStatic()
+        cpSpaceAddBody(world.space, handle)
         isStaticBodyOfWorld = true
         self.world = world
         serial = PhysicsBody.takeSerial()
@@ -78,7 +80,7 @@ public final class PhysicsBody {
 
     deinit {
         for s in shapes { s.bodyDied() }
-        if ownsHandle, isValid { cpBodyFree(handle) }
+        cpBodyFree(handle)
     }
 
     /// "#12 (dynamic)" — how messages name a body.
@@ -306,6 +308,9 @@ public final class PhysicsBody {
     public func updateVelocity(gravity: Point, damping: Double, dt: Double) throws {
         try check()
         guard kind == .dynamic else { return }
+        guard mass > 0, moment > 0 else {
+            throw CalunaError.invalid("body \(label) has no mass or moment to integrate")
+        }
         cpBodyUpdateVelocity(handle, try Chipmunk.vect(gravity, "gravity"),
                              try Chipmunk.number(damping, "damping", min: 0, max: 1),
                              try Chipmunk.number(dt, "dt", min: 0, max: 10))

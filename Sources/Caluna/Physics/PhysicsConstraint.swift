@@ -30,7 +30,14 @@ public final class PhysicsConstraint {
         let p = Parameters(values: parameters, kind: kind)
         let A = a.handle, B = b.handle
         switch kind {
-        case .pin: handle = cpPinJointNew(A, B, try p.vect("anchorA"), try p.vect("anchorB"))
+        case .pin:
+            let pa = try p.vect("anchorA"), pb = try p.vect("anchorB")
+            // Chipmunk warns on stderr about a pin of length 0: refuse it here.
+            let wa = cpBodyLocalToWorld(A, pa), wb = cpBodyLocalToWorld(B, pb)
+            guard wa.x != wb.x || wa.y != wb.y else {
+                throw CalunaError.invalid("pin: the anchors coincide (a pin of length 0); use a pivot joint")
+            }
+            handle = cpPinJointNew(A, B, pa, pb)
         case .slide:
             let lo = try p.number("min", 0, min: 0), hi = try p.number("max", lo, min: 0)
             guard lo <= hi else { throw CalunaError.invalid("slide: min \(fmt(lo)) is above max \(fmt(hi))") }

@@ -56,22 +56,28 @@ public struct PhysicsProperty<Object: AnyObject> {
 public protocol PhysicsObject: AnyObject {
     static var properties: [String: PhysicsProperty<Self>] { get }
     static var typeName: String { get }
+    /// Throws when the object can no longer be used (a destroyed world, the
+    /// static body of one).
+    func checkUsable() throws
 }
 
 extension PhysicsObject {
     public func value(forKey key: String) throws -> Value {
         guard let p = Self.properties[key] else { throw CalunaError(.unknownKey, "a physics \(Self.typeName) has no property '\(key)'") }
+        try checkUsable()
         return p.get(self)
     }
 
     public func setValue(_ v: Value, forKey key: String) throws {
         guard let p = Self.properties[key] else { throw CalunaError(.unknownKey, "a physics \(Self.typeName) has no property '\(key)'") }
         guard let set = p.set else { throw CalunaError.invalid("\(Self.typeName).\(key) is read-only") }
+        try checkUsable()
         try set(self, try p.checked(v, "\(Self.typeName).\(key)"))
     }
 }
 
 extension PhysicsWorld: PhysicsObject {
+    public func checkUsable() throws { try checkAlive() }
     public static let typeName = "world"
     public static let properties = PhysicsProperty<PhysicsWorld>.table([
         .point("gravity", { $0.gravity }) { try $0.setGravity($1) },
@@ -92,6 +98,7 @@ extension PhysicsWorld: PhysicsObject {
 }
 
 extension PhysicsBody: PhysicsObject {
+    public func checkUsable() throws { try check() }
     public static let typeName = "body"
     public static let properties = PhysicsProperty<PhysicsBody>.table([
         PhysicsProperty(key: "type", kinds: [.string], get: { .string($0.kind.rawValue) }, set: { b, v in
@@ -115,6 +122,9 @@ extension PhysicsBody: PhysicsObject {
 }
 
 extension PhysicsShape: PhysicsObject {
+    /// A shape's own memory stays valid: reading is always safe, and its
+    /// setters check that it is still on a body.
+    public func checkUsable() throws {}
     public static let typeName = "shape"
     public static let properties = PhysicsProperty<PhysicsShape>.table([
         .number("friction", { $0.friction }) { try $0.setFriction($1) },

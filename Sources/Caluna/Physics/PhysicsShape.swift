@@ -161,8 +161,8 @@ public final class PhysicsShape {
 
     public func setCollisionType(_ t: CollisionType) throws {
         try check()
+        cpShapeSetCollisionType(handle, try t.number())
         collisionType = t
-        cpShapeSetCollisionType(handle, t.cp)
     }
 
     public var filter: ShapeFilter { ShapeFilter(cpShapeGetFilter(handle)) }

@@ -15,7 +15,7 @@ import Glibc
 public final class PhysicsWorld {
     let space: SpaceRef
     public private(set) weak var engine: Engine?
-    /// The world's own static body (cpSpaceGetStaticBody).
+    /// The world's static body (like cpSpaceGetStaticBody).
     public private(set) var staticBody: PhysicsBody! = nil
 
     /// The length of one fixed step, in seconds.
@@ -126,7 +126,7 @@ public final class PhysicsWorld {
         bodies = []
         movingHandles = []
         boundBodies = []
-        for s in staticBody.shapes where s.inSpace { cpSpaceRemoveShape(space, s.handle); s.inSpace = false }
+        staticBody.leave(self)
         staticBody.invalidate()
         cpSpaceFree(space)
     }
@@ -137,7 +137,8 @@ public final class PhysicsWorld {
 
     func checkNotStepping(_ what: String) throws {
         try checkAlive()
-        if isStepping {
+        // Locked: inside a step, or in a separate callback run by a removal.
+        if isStepping || cpSpaceIsLocked(space) != 0 {
             throw CalunaError.invalid("\(what) cannot be done while the physics world steps (inside a collision or update callback)")
         }
     }
@@ -350,6 +351,10 @@ public final class PhysicsWorld {
         if body.isStaticBodyOfWorld { throw CalunaError.invalid("a world's static body is already in its world") }
         if let w = body.world {
             throw CalunaError.invalid(w === self ? "body \(body.label) is already in this world" : "body \(body.label) is in another world; remove it there first")
+        }
+        // Removed from another world during its step: it leaves that space at the step's end.
+        if let s = cpBodyGetSpace(body.handle), s != space {
+            throw CalunaError.invalid("body \(body.label) is still leaving another world (removed during its step); add it after that step")
         }
         body.world = self
         bodies.append(body)
