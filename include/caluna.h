@@ -1959,7 +1959,8 @@ typedef struct caluna_world_options {
     double idle_speed_threshold;
     /** Idle seconds before a group of bodies sleeps: > 0, or INFINITY (default: never). */
     double sleep_time_threshold;
-    /** Overlap allowed between shapes, ≥ 0 (default 0.1). */
+    /** Overlap allowed between shapes, ≥ 0 (default Chipmunk's own, the float 0.1f =
+     *  0.100000001490116…, so a port of plain Chipmunk code gives the same numbers). */
     double collision_slop;
     /** Seconds per fixed step, (0, 1] (default 1/120). */
     double step;
@@ -1972,7 +1973,7 @@ typedef struct caluna_world_options {
 typedef char caluna_world_options_layout_check_[(sizeof(caluna_world_options) == 72 && offsetof(caluna_world_options, gravity_x) == 8 && offsetof(caluna_world_options, paused) == 68) ? 1 : -1];
 
 /** Chipmunk's defaults with the book's fixed step: struct_size set, no gravity, 10 iterations,
- *  damping 1, idle speed 0, no sleeping, slop 0.1, step 1/120 s, no cap, not paused. */
+ *  damping 1, idle speed 0, no sleeping, slop 0.1f, step 1/120 s, no cap, not paused. */
 static inline caluna_world_options caluna_world_options_default(void) {
     caluna_world_options o;
     memset(&o, 0, sizeof o);
@@ -1980,7 +1981,7 @@ static inline caluna_world_options caluna_world_options_default(void) {
     o.iterations = 10;
     o.damping = 1;
     o.sleep_time_threshold = INFINITY;
-    o.collision_slop = 0.1;
+    o.collision_slop = 0.1f;
     o.step = 1.0 / 120;
     return o;
 }
