@@ -110,6 +110,7 @@ public final class Engine {
     /// Advances by `dt` seconds and runs the frame's work (DESIGN §3).
     public func step(_ dt: Double) throws {
         try checkNotInFrame("step")
+        try checkPhysicsUnlocked("step")
         var c = clock
         try c.step(dt)
         try runFrame(to: c.ticks)
@@ -118,6 +119,7 @@ public final class Engine {
     /// Advances to absolute time `t` (never backwards) and runs the frame.
     public func advance(to t: Double) throws {
         try checkNotInFrame("advance")
+        try checkPhysicsUnlocked("advance")
         var c = clock
         try c.advance(to: t)
         try runFrame(to: c.ticks)

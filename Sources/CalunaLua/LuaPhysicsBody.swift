@@ -112,7 +112,11 @@ extension LuaPhysics {
                 throw CalunaError.invalid("\(a.api): points must be a list of points {{x, y}, …}")
             }
             var pts: [Point] = []
-            let n = min(lua_rawlen(L, -1), UInt64(PhysicsShape.maximumVertices + 1))
+            let n = lua_rawlen(L, -1)
+            guard n <= UInt64(PhysicsShape.maximumVertices) else {
+                L.pop()
+                throw CalunaError.invalid("\(a.api): a polygon has at most \(PhysicsShape.maximumVertices) points (got \(n))")
+            }
             for i in 0..<n {
                 lua_rawgeti(L, -1, lua_Integer(i + 1))
                 defer { L.pop() }

@@ -63,7 +63,8 @@ extension LuaPhysics {
         guard let key = L.string(2) else { throw a.fail(2, "a property name") }
         if key == "userData" { c.userData = try userData(L, 3); return 0 }
         guard let p = PhysicsConstraint.properties(of: c.kind)[key] else { throw noSuchKey(c.kind.rawValue, key) }
-        try c.setValue(try value(L, 3, kinds: p.kinds, what: "\(c.kind.rawValue).\(key)"), forKey: key)
+        let what = "\(c.kind.rawValue).\(key)"
+        try prefixed(what) { try c.setValue(try value(L, 3, kinds: p.kinds, what: what), forKey: key) }
         return 0
     } }
 }
@@ -154,36 +155,36 @@ enum LuaPhysicsMath {
         L.setFunction(-1, "momentForCircle", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.momentForCircle")
             let offset = try LuaPhysics.optionalPoint(a, 4, "offset") ?? .zero
-            return LuaPhysicsMath.push(L, try PhysicsMath.momentForCircle(mass: try a.number(1), inner: try a.number(2), outer: try a.number(3), offset: offset))
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.momentForCircle(mass: try a.number(1), inner: try a.number(2), outer: try a.number(3), offset: offset) })
         } })
         L.setFunction(-1, "momentForBox", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.momentForBox")
-            return LuaPhysicsMath.push(L, try PhysicsMath.momentForBox(mass: try a.number(1), width: try a.number(2), height: try a.number(3)))
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.momentForBox(mass: try a.number(1), width: try a.number(2), height: try a.number(3)) })
         } })
         L.setFunction(-1, "momentForPolygon", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.momentForPolygon")
             let pts = try LuaPhysicsMath.points(a, 2)
-            return LuaPhysicsMath.push(L, try PhysicsMath.momentForPolygon(mass: try a.number(1), points: pts,
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.momentForPolygon(mass: try a.number(1), points: pts,
                                                             offset: try LuaPhysics.optionalPoint(a, 3, "offset") ?? .zero,
-                                                            radius: try a.optionalNumber(4, 0)))
+                                                            radius: try a.optionalNumber(4, 0)) })
         } })
         L.setFunction(-1, "momentForSegment", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.momentForSegment")
-            return LuaPhysicsMath.push(L, try PhysicsMath.momentForSegment(mass: try a.number(1), a: try LuaPhysics.point(a, 2, "a"),
-                                                            b: try LuaPhysics.point(a, 3, "b"), radius: try a.optionalNumber(4, 0)))
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.momentForSegment(mass: try a.number(1), a: try LuaPhysics.point(a, 2, "a"),
+                                                            b: try LuaPhysics.point(a, 3, "b"), radius: try a.optionalNumber(4, 0)) })
         } })
         L.setFunction(-1, "areaForCircle", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.areaForCircle")
-            return LuaPhysicsMath.push(L, try PhysicsMath.areaForCircle(inner: try a.number(1), outer: try a.number(2)))
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.areaForCircle(inner: try a.number(1), outer: try a.number(2)) })
         } })
         L.setFunction(-1, "areaForPolygon", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.areaForPolygon")
-            return LuaPhysicsMath.push(L, try PhysicsMath.areaForPolygon(points: try LuaPhysicsMath.points(a, 1), radius: try a.optionalNumber(2, 0)))
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.areaForPolygon(points: try LuaPhysicsMath.points(a, 1), radius: try a.optionalNumber(2, 0)) })
         } })
         L.setFunction(-1, "areaForSegment", { L in protect(L) { L in
             let a = Args(L: L, api: "ca.physics.areaForSegment")
-            return LuaPhysicsMath.push(L, try PhysicsMath.areaForSegment(a: try LuaPhysics.point(a, 1, "a"), b: try LuaPhysics.point(a, 2, "b"),
-                                                          radius: try a.optionalNumber(3, 0)))
+            return LuaPhysicsMath.push(L, try prefixed(a.api) { try PhysicsMath.areaForSegment(a: try LuaPhysics.point(a, 1, "a"), b: try LuaPhysics.point(a, 2, "b"),
+                                                          radius: try a.optionalNumber(3, 0)) })
         } })
     }
 

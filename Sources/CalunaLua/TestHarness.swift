@@ -22,7 +22,11 @@ local fieldOrders = {
 -- The numbers of a value: a number, a positional table, a named table or a Transform3D.
 local function numbersOf(v)
   if type(v) == "number" then return { v } end
-  if type(v) == "userdata" and v.elements then return v:elements() end
+  if type(v) == "userdata" then
+    local ok, elements = pcall(function() return v.elements end)
+    if ok and elements then return v:elements() end
+    return nil
+  end
   if type(v) ~= "table" then return nil end
   if v[1] ~= nil then
     local out = {}

@@ -19,6 +19,10 @@ public final class PhysicsBody {
     let isStaticBodyOfWorld: Bool
     /// The world the body is in (the owning world for its static body).
     public internal(set) weak var world: PhysicsWorld?
+    /// The world whose Chipmunk space holds the body now. It differs from
+    /// `world` while a removal made during a step waits for the step's end:
+    /// the body is out of the world but still in its (locked) space.
+    weak var spaceWorld: PhysicsWorld?
     public private(set) var shapes: [PhysicsShape] = []
     var bindings: [LayerBinding] = []
     /// False once the world owning its static body was destroyed.
@@ -101,6 +105,7 @@ public final class PhysicsBody {
     func leave(_ w: PhysicsWorld) {
         for s in shapes where s.inSpace { cpSpaceRemoveShape(w.space, s.handle); s.inSpace = false }
         if cpBodyGetSpace(handle) != nil { cpSpaceRemoveBody(w.space, handle) }
+        spaceWorld = nil
     }
 
     static func checkMass(_ m: Double) throws -> Double {
@@ -122,7 +127,7 @@ public final class PhysicsBody {
     /// Changes Chipmunk forbids during a step are refused there.
     func checkChangeable(_ what: String) throws {
         try check()
-        if let w = world { try w.checkNotStepping("changing a body's \(what)") }
+        if let w = world ?? spaceWorld { try w.checkNotStepping("changing a body's \(what)") }
     }
 
     // MARK: properties
@@ -251,43 +256,55 @@ public final class PhysicsBody {
     }
 
     public func applyImpulse(_ j: Point, atWorldPoint p: Point) throws {
-        try check()
+        try checkImpulsable()
         cpBodyApplyImpulseAtWorldPoint(handle, try Chipmunk.vect(j, "impulse"), try Chipmunk.vect(p, "point"))
         try checkAccumulated("velocity", cpBodyGetVelocity(handle))
     }
 
     public func applyImpulse(_ j: Point, atLocalPoint p: Point) throws {
-        try check()
+        try checkImpulsable()
         cpBodyApplyImpulseAtLocalPoint(handle, try Chipmunk.vect(j, "impulse"), try Chipmunk.vect(p, "point"))
         try checkAccumulated("velocity", cpBodyGetVelocity(handle))
     }
 
-    /// Forces and impulses add up: past the bound the sum is undone.
+    /// An impulse divides by mass and moment: a dynamic body without them
+    /// would get NaN velocities (Chipmunk aborts on them later).
+    private func checkImpulsable() throws {
+        try check()
+        if kind == .dynamic, !(mass > 0 && moment > 0) {
+            throw CalunaError.invalid("body \(label) has no mass or moment yet: an impulse cannot move it")
+        }
+    }
+
+    /// Forces and impulses add up: past the bound (or NaN) the sum is undone.
     private func checkAccumulated(_ what: String, _ v: cpVect) throws {
         let limit = Chipmunk.limit
-        guard abs(v.x) > limit || abs(v.y) > limit || abs(cpBodyGetTorque(handle)) > limit
-                || abs(cpBodyGetAngularVelocity(handle)) > limit else { return }
+        let within = { (x: Double) in abs(x) <= limit }
+        guard !(within(v.x) && within(v.y) && within(cpBodyGetTorque(handle)) && within(cpBodyGetAngularVelocity(handle))) else { return }
         cpBodySetForce(handle, cpv(0, 0)); cpBodySetTorque(handle, 0)
         if what == "velocity" { cpBodySetVelocity(handle, cpv(0, 0)); cpBodySetAngularVelocity(handle, 0) }
         throw CalunaError.invalid("the body's \(what) would pass ±\(fmt(limit)); it was reset to 0")
     }
 
     public func localToWorld(_ p: Point) throws -> Point {
-        Chipmunk.point(cpBodyLocalToWorld(handle, try Chipmunk.vect(p, "point")))
+        try check()
+        return Chipmunk.point(cpBodyLocalToWorld(handle, try Chipmunk.vect(p, "point")))
     }
 
     public func worldToLocal(_ p: Point) throws -> Point {
-        Chipmunk.point(cpBodyWorldToLocal(handle, try Chipmunk.vect(p, "point")))
+        try check()
+        return Chipmunk.point(cpBodyWorldToLocal(handle, try Chipmunk.vect(p, "point")))
     }
 
     public func velocity(atWorldPoint p: Point) throws -> Point {
-        Chipmunk.point(cpBodyGetVelocityAtWorldPoint(handle, try Chipmunk.vect(p, "point")))
+        try check()
+        return Chipmunk.point(cpBodyGetVelocityAtWorldPoint(handle, try Chipmunk.vect(p, "point")))
     }
 
     // MARK: sleeping
 
     public func sleep() throws {
-        try check()
+        try checkChangeable("sleep")
         guard kind == .dynamic else { throw CalunaError.invalid("only dynamic bodies sleep") }
         guard let w = world, cpBodyGetSpace(handle) != nil else { throw CalunaError.invalid("a body sleeps only in a world") }
         try w.checkNotStepping("putting a body to sleep")
@@ -347,7 +364,9 @@ public final class PhysicsBody {
             throw CalunaError.invalid("the shape is not on this body")
         }
         shapes.removeAll { $0 === s }
-        if let w = world {
+        // Out of the space too (at the step's end if the space is locked,
+        // also for a body whose own removal is still pending).
+        if let w = world ?? spaceWorld {
             w.whenUnlocked { if s.inSpace, !w.isDestroyed { cpSpaceRemoveShape(w.space, s.handle); s.inSpace = false } }
         }
         s.detachFromBody()

@@ -17,7 +17,10 @@ public enum PhysicsMath {
     public static func momentForPolygon(mass: Double, points: [Point], offset: Point = .zero, radius r: Double = 0) throws -> Double {
         try check(mass: mass)
         let v = try vertices(points)
-        return cpMomentForPoly(mass, Int32(v.count), v, try Chipmunk.vect(offset, "offset"), try radius(r))
+        let i = cpMomentForPoly(mass, Int32(v.count), v, try Chipmunk.vect(offset, "offset"), try radius(r))
+        // Collinear or coincident points have no area to turn about.
+        guard i.isFinite else { throw CalunaError.invalid("momentForPolygon: the polygon is degenerate (its points are collinear or coincide)") }
+        return i
     }
 
     public static func momentForSegment(mass: Double, a: Point, b: Point, radius r: Double = 0) throws -> Double {

@@ -89,6 +89,8 @@ extension PhysicsWorld: PhysicsObject {
         .number("collisionBias", { $0.collisionBias }) { try $0.setCollisionBias($1) },
         .integer("collisionPersistence", { $0.collisionPersistence }) { try $0.setCollisionPersistence($1) },
         .number("step", { $0.stepDuration }) { try $0.setStep($1) },
+        // world.step is the method in Lua: timeStep reads (and sets) the same.
+        .number("timeStep", { $0.stepDuration }) { try $0.setStep($1) },
         .integer("maxStepsPerFrame", { $0.maxStepsPerFrame }) { try $0.setMaxStepsPerFrame($1) },
         .bool("paused", { $0.paused }) { w, p in try w.checkAlive(); w.paused = p },
         .number("time", { $0.simulatedTime }),

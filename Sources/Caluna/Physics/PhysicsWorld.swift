@@ -81,6 +81,11 @@ public final class PhysicsWorld {
         stepTicks = Clock.ticksPerSecond / 120
         simulatedTick = engine?.clock.ticks ?? 0
         staticBody = PhysicsBody(staticBodyOf: self)
+        staticBody.spaceWorld = self
+        // Wildcard mode from the start: Chipmunk 7.0.3 makes contacts without
+        // wildcard handlers until a space uses them, and a wildcard handler
+        // added later calls through those missing handlers (a crash).
+        _ = cpSpaceAddDefaultCollisionHandler(space)
         do {
             try apply(settings)
         } catch {
@@ -135,10 +140,13 @@ public final class PhysicsWorld {
         if isDestroyed { throw CalunaError(.staleHandle, "the physics world was destroyed") }
     }
 
+    /// Inside a step, or in a separate callback run by a removal.
+    var isLocked: Bool { isStepping || cpSpaceIsLocked(space) != 0 }
+
     func checkNotStepping(_ what: String) throws {
         try checkAlive()
         // Locked: inside a step, or in a separate callback run by a removal.
-        if isStepping || cpSpaceIsLocked(space) != 0 {
+        if isLocked {
             throw CalunaError.invalid("\(what) cannot be done while the physics world steps (inside a collision or update callback)")
         }
     }
@@ -363,6 +371,7 @@ public final class PhysicsWorld {
         needsPreflight = true
         whenUnlocked { [self] in
             cpSpaceAddBody(space, body.handle)
+            body.spaceWorld = self
             for s in body.shapes where !s.inSpace { cpSpaceAddShape(space, s.handle); s.inSpace = true }
         }
     }
@@ -443,6 +452,15 @@ extension Engine {
     /// let go of whatever they hold.
     public func destroyPhysicsWorlds() {
         for w in physicsWorlds { try? w.destroy() }
+    }
+
+    /// The engine cannot step while one of its worlds is locked (a callback
+    /// of a manual world step or of a removal): Chipmunk would step a
+    /// locked space.
+    func checkPhysicsUnlocked(_ api: String) throws {
+        if physicsWorlds.contains(where: \.isLocked) {
+            throw CalunaError.invalid("\(api) cannot be called from inside a physics callback")
+        }
     }
 
     /// Steps every physics world up to the clock, in the order they were made.
