@@ -171,16 +171,22 @@ final class ExternalTable {
 }
 
 extension CEngine {
-    /// The live image an id names; the message names the argument.
-    func image(_ id: UInt64, _ name: String) throws -> Image {
+    /// The live object `id` names in `table` (images, physics objects); the
+    /// message names the argument.
+    func object<T: AnyObject>(in table: ExternalTable, _ id: UInt64, _ name: String, as: T.Type) throws -> T {
         do {
-            guard let img = try images.object(id) as? Image else {
-                throw CalunaError(.staleHandle, "\(hexID(id)) is not an image")
+            guard let o = try table.object(id) as? T else {
+                throw CalunaError(.staleHandle, "\(hexID(id)) is not \(table.kind.article)")
             }
-            return img
+            return o
         } catch let e as CalunaError {
             throw CalunaError(e.code, "\(name): \(e.message)")
         }
+    }
+
+    /// The live image an id names; the message names the argument.
+    func image(_ id: UInt64, _ name: String) throws -> Image {
+        try object(in: images, id, name, as: Image.self)
     }
 
     /// The borrowed id of an image.

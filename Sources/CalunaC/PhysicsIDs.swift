@@ -23,26 +23,14 @@ final class PhysicsIDs {
 // MARK: lookups
 
 extension CEngine {
-    /// The live object `id` names in `table`; the message names the argument.
-    private func physicsObject<T: AnyObject>(_ table: ExternalTable, _ id: UInt64, _ name: String, as: T.Type) throws -> T {
-        do {
-            guard let o = try table.object(id) as? T else {
-                throw CalunaError(.staleHandle, "\(hexID(id)) is not \(table.kind.article)")
-            }
-            return o
-        } catch let e as CalunaError {
-            throw CalunaError(e.code, "\(name): \(e.message)")
-        }
-    }
-
     func world(_ id: UInt64, _ name: String = "world") throws -> PhysicsWorld {
-        let w = try physicsObject(physics.worlds, id, name, as: PhysicsWorld.self)
+        let w = try object(in: physics.worlds, id, name, as: PhysicsWorld.self)
         guard !w.isDestroyed else { throw CalunaError(.staleHandle, "\(name): the world was destroyed") }
         return w
     }
 
     func body(_ id: UInt64, _ name: String = "body") throws -> PhysicsBody {
-        let b = try physicsObject(physics.bodies, id, name, as: PhysicsBody.self)
+        let b = try object(in: physics.bodies, id, name, as: PhysicsBody.self)
         guard b.isUsable else {
             throw CalunaError(.staleHandle, "\(name): the world that owned this static body was destroyed")
         }
@@ -50,11 +38,11 @@ extension CEngine {
     }
 
     func shape(_ id: UInt64, _ name: String = "shape") throws -> PhysicsShape {
-        try physicsObject(physics.shapes, id, name, as: PhysicsShape.self)
+        try object(in: physics.shapes, id, name, as: PhysicsShape.self)
     }
 
     func constraint(_ id: UInt64, _ name: String = "constraint") throws -> PhysicsConstraint {
-        let c = try physicsObject(physics.constraints, id, name, as: PhysicsConstraint.self)
+        let c = try object(in: physics.constraints, id, name, as: PhysicsConstraint.self)
         guard c.bodyA.isUsable, c.bodyB.isUsable else {
             throw CalunaError(.staleHandle, "\(name): the constraint joins the static body of a destroyed world")
         }
@@ -62,7 +50,7 @@ extension CEngine {
     }
 
     func arbiter(_ id: UInt64, _ name: String = "arbiter") throws -> Arbiter {
-        try physicsObject(physics.arbiters, id, name, as: Arbiter.self)
+        try object(in: physics.arbiters, id, name, as: Arbiter.self)
     }
 
     // Borrowed ids (assigned on first use).

@@ -69,12 +69,19 @@ extension LuaBinding {
 
     /// Calls the function `fn` with arguments, in protected mode.
     func call(_ fn: LuaRef, _ pushArgs: (OpaquePointer) -> Int32) throws {
+        try call(fn, pushArgs) { _ in () }
+    }
+
+    /// Calls `fn` with arguments and reads its first result (at the top of
+    /// the stack) with `result`.
+    func call<T>(_ fn: LuaRef, _ pushArgs: (OpaquePointer) -> Int32, result: (OpaquePointer) -> T) throws -> T {
         let L = callState
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         fn.push(L)
         let n = pushArgs(L)
-        try pcall(L, nargs: n)
+        try pcall(L, nargs: n, results: 1)
+        return result(L)
     }
 
     /// Calls the function below `nargs` arguments in protected mode. A

@@ -274,7 +274,7 @@ extension LuaPhysics {
         var f = ShapeFilter()
         func bits(_ key: String, _ max: Double) throws -> Double? {
             guard let v = try field(L, idx, key, what) else { return nil }
-            guard v >= 0, v <= max, v == v.rounded() else { throw CalunaError.invalid("\(what).\(key) must be a whole number from 0 to \(fmt(max)) (got \(v))") }
+            guard v >= 0, v <= max, v == v.rounded() else { throw CalunaError.invalid("\(what).\(key) must be a whole number from 0 to \(Int64(max)) (got \(v))") }
             return v
         }
         if let g = try bits("group", 9_007_199_254_740_991) { f.group = UInt(g) }
@@ -284,9 +284,4 @@ extension LuaPhysics {
     }
 
     static let shapeMethods: [(String, LuaFunction)] = []
-}
-
-private func fmt(_ v: Double) -> String { String(format: v) }
-private extension String {
-    init(format v: Double) { self = v == v.rounded() && abs(v) < 1e17 ? String(Int64(v)) : String(v) }
 }

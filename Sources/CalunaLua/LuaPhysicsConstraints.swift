@@ -93,14 +93,11 @@ enum LuaArbiter {
 
     /// Calls `fn(arbiter)`; only an explicit false means "ignore the contact".
     static func call(_ binding: LuaBinding, _ fn: LuaRef, _ arbiter: Arbiter) throws -> Bool {
-        let L = binding.callState
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        fn.push(L)
-        RetainedUserdata.push(L, Box(arbiter))
-        luaL_setmetatable(L, metatable)
-        try binding.pcall(L, nargs: 1, results: 1)
-        return !(lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1) == 0)
+        try binding.call(fn, { L in
+            RetainedUserdata.push(L, Box(arbiter))
+            luaL_setmetatable(L, metatable)
+            return 1
+        }, result: { L in !(lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1) == 0) })
     }
 
     static let index: LuaFunction = { L in protect(L) { L in

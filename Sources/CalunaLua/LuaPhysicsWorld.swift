@@ -100,9 +100,7 @@ extension LuaPhysics {
 
     /// A collision type from Lua: a whole number or a name.
     static func collisionType(_ L: OpaquePointer, _ idx: Int32, _ what: String) throws -> CollisionType {
-        if let s = L.string(idx) { return .name(s) }
-        if let n = L.number(idx) { return try prefixed(what) { try CollisionType.number(checking: n) } }
-        throw CalunaError(.typeMismatch, "\(what) must be a collision type (a whole number or a name), got \(LuaValues.describe(L, idx))")
+        try prefixed(what) { try CollisionType(try value(L, idx, kinds: [.number, .string], what: what)) }
     }
 
     /// world:addCollisionHandler{typeA = …, typeB = …, begin = f, preSolve = f,

@@ -39,13 +39,6 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Seconds on the monotonic clock.
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
-
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
     guard !s.isEmpty else { return .nan }
@@ -70,9 +63,9 @@ func measure(_ b: Benchmark, iterations: Int, warmup: Int) throws -> Timing {
     p.reserveCapacity(iterations)
     for i in 0..<iterations {
         for side in (i % 2 == 0 ? [0, 1] : [1, 0]) {
-            let t0 = now()
+            let t0 = monotonicSeconds()
             if side == 0 { try b.runCaluna() } else { try b.runPeer() }
-            let dt = now() - t0
+            let dt = monotonicSeconds() - t0
             if side == 0 { c.append(dt) } else { p.append(dt) }
         }
     }

@@ -143,12 +143,6 @@ final class ProgressBar {
     func finish() { if enabled { fputs("\r\u{1B}[K", stderr) } }
 }
 
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 func printError(_ s: String) { fputs(s + "\n", stderr) }
 
 func formatted(_ v: Double, _ decimals: Int) -> String {

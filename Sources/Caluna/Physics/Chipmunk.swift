@@ -137,11 +137,21 @@ public enum CollisionType: Hashable, Sendable, CustomStringConvertible {
         self = .name(s)
     }
 
-    /// An integer collision type from a double (scripts pass numbers).
-    public static func number(checking v: Double) throws -> CollisionType {
-        guard v.isFinite, v >= 0, v < Double(numberLimit), v == v.rounded() else {
-            throw CalunaError.invalid("a collision type must be a whole number from 0 to 2^48 - 1, or a name (got \(v))")
+    /// A collision type from a script's value: a whole number (0 to 2⁴⁸ − 1) or a name.
+    public init(_ v: Value) throws {
+        switch v {
+        case .number(let n):
+            guard n.isFinite, n >= 0, n < Double(CollisionType.numberLimit), n == n.rounded() else {
+                throw CalunaError.invalid("a collision type must be a whole number from 0 to 2^48 - 1, or a name (got \(n))")
+            }
+            self = .number(UInt(n))
+        case .string(let s): self = .name(s)
+        default: throw CalunaError(.typeMismatch, "a collision type is a whole number or a name (got \(v.kind.rawValue))")
         }
-        return .number(UInt(v))
+    }
+
+    /// The value a script reads back: the number or the name.
+    public var value: Value {
+        switch self { case .number(let n): return .number(Double(n)); case .name(let s): return .string(s) }
     }
 }

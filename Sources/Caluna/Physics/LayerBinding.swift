@@ -60,12 +60,13 @@ extension PhysicsBody {
         guard let l = bindings[i].layer else { return }
         let m = bindings[i].mapping
         let p = m.position(position)
-        let a = m.flipY ? -angle : angle
-        let apply = {
-            l.position = p
-            if m.rotates { l.affineTransform = a == 0 ? .identity : .rotation(a) }
-        }
-        if let e = l.engine { e.withoutActions(apply) } else { apply() }
+        let a = m.rotates ? (m.flipY ? -angle : angle) : nil
+        if let e = l.engine { e.withoutActions { Self.move(l, to: p, angle: a) } } else { Self.move(l, to: p, angle: a) }
+    }
+
+    private static func move(_ l: Layer, to p: Point, angle a: Double?) {
+        l.position = p
+        if let a { l.affineTransform = a == 0 ? .identity : .rotation(a) }
     }
 }
 

@@ -83,7 +83,7 @@ public final class PhysicsBody {
     private static func takeSerial() -> Int { nextSerial.add(1, ordering: .relaxed).newValue }
 
     deinit {
-        for s in shapes { s.bodyDied() }
+        for s in shapes { s.detachFromBody() }
         cpBodyFree(handle)
     }
 
@@ -95,7 +95,7 @@ public final class PhysicsBody {
     }
 
     func invalidate() {
-        for s in shapes { s.bodyDied() }
+        for s in shapes { s.detachFromBody() }
         shapes = []
         isValid = false
         world = nil

@@ -92,7 +92,7 @@ extension PhysicsWorld: PhysicsObject {
         // world.step is the method in Lua: timeStep reads (and sets) the same.
         .number("timeStep", { $0.stepDuration }) { try $0.setStep($1) },
         .integer("maxStepsPerFrame", { $0.maxStepsPerFrame }) { try $0.setMaxStepsPerFrame($1) },
-        .bool("paused", { $0.paused }) { w, p in try w.checkAlive(); w.paused = p },
+        .bool("paused", { $0.paused }) { w, p in w.paused = p },
         .number("time", { $0.simulatedTime }),
         .number("steps", { Double($0.stepCount) }),
         .number("droppedSteps", { Double($0.droppedSteps) }),
@@ -133,15 +133,8 @@ extension PhysicsShape: PhysicsObject {
         .number("elasticity", { $0.elasticity }) { try $0.setElasticity($1) },
         .point("surfaceVelocity", { $0.surfaceVelocity }) { try $0.setSurfaceVelocity($1) },
         .bool("sensor", { $0.isSensor }) { try $0.setSensor($1) },
-        PhysicsProperty(key: "collisionType", kinds: [.number, .string], get: { s in
-            switch s.collisionType { case .number(let n): return .number(Double(n)); case .name(let n): return .string(n) }
-        }, set: { s, v in
-            switch v {
-            case .number(let n): try s.setCollisionType(try CollisionType.number(checking: n))
-            case .string(let n): try s.setCollisionType(.name(n))
-            default: break
-            }
-        }),
+        PhysicsProperty(key: "collisionType", kinds: [.number, .string], get: { $0.collisionType.value },
+                        set: { s, v in try s.setCollisionType(try CollisionType(v)) }),
         .number("mass", { $0.mass }) { try $0.setMass($1) },
         .number("density", { $0.density }) { try $0.setDensity($1) },
         .number("area", { $0.area }),

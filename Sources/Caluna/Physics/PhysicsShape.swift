@@ -127,8 +127,7 @@ public final class PhysicsShape {
 
     deinit { cpShapeFree(handle) }
 
-    /// The body was freed: the shape can no longer be used.
-    func bodyDied() { body = nil }
+    /// Taken off its body, or the body is gone: the shape can no longer be changed.
     func detachFromBody() { body = nil }
 
     func check() throws {

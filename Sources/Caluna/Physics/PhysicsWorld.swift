@@ -1,7 +1,4 @@
 import CChipmunk
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A Chipmunk space (cpSpace) stepped by the engine's clock: fixed steps from
 /// an accumulator kept in clock ticks (DESIGN §3), so a second of 1/120 s
@@ -254,15 +251,14 @@ public final class PhysicsWorld {
     public func step(_ dt: Double) throws {
         try checkNotStepping("step")
         guard dt.isFinite, dt > 0, dt <= 10 else { throw CalunaError.invalid("step: dt must be in (0, 10] seconds (got \(dt))") }
-        var first = FirstError()
-        first.run { try stepOnce(dt) }
-        syncBindings()
-        try first.rethrow()
+        // Bound layers follow even when a callback failed.
+        defer { syncBindings() }
+        try stepOnce(dt)
     }
 
     private func stepOnce(_ dt: Double) throws {
         if needsPreflight { try preflight() }
-        let started = engine != nil ? monotonicNanoseconds() : 0
+        let started = engine != nil ? monotonicSeconds() : 0
         isStepping = true
         callbackError = nil
         withExtendedLifetime(self) { cpSpaceStep(space, dt) }
@@ -274,7 +270,7 @@ public final class PhysicsWorld {
         let diverged = checkDivergence()
         if let e = engine {
             e.pendingStats.physicsSteps += 1
-            e.pendingStats.physicsStepMicroseconds += Int((monotonicNanoseconds() - started) / 1000)
+            e.pendingStats.physicsStepMicroseconds += Int(((monotonicSeconds() - started) * 1e6).rounded())
         }
         if let error { throw error }
         if let diverged { throw diverged }
@@ -439,12 +435,6 @@ public final class PhysicsWorld {
         guard let h, let p = cpBodyGetUserData(h) else { return nil }
         return Unmanaged<PhysicsBody>.fromOpaque(p).takeUnretainedValue()
     }
-}
-
-func monotonicNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
 extension Engine {

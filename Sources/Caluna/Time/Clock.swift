@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The engine's virtual media clock. Time is an integer count of ticks, so
 /// stepping never drifts; it starts at 0 and only the host moves it forward.
 ///
@@ -48,4 +52,12 @@ public struct Clock: Sendable {
     mutating func move(toTick t: Int64) { ticks = max(ticks, t) }
 
     public static func seconds(ticks: Int64) -> Double { Double(ticks) / Double(ticksPerSecond) }
+}
+
+/// The wall clock's monotonic reading in seconds, for measuring cost (stats,
+/// the CLI's progress, benchmarks) — never for media time.
+public func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
