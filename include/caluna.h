@@ -110,8 +110,11 @@ extern "C" {
  *         caluna_engine_stats.
  *    1.4  physics: worlds, bodies, shapes, constraints, collision handlers and arbiters,
  *         queries, update callbacks, layers bound to bodies (caluna_world_*, caluna_body_*,
- *         caluna_shape_*, caluna_constraint_*, caluna_arbiter_*, caluna_collision_type_named). */
-#define CALUNA_ABI_MINOR_VERSION 4
+ *         caluna_shape_*, caluna_constraint_*, caluna_arbiter_*, caluna_collision_type_named).
+ *    1.5  transforms: CATransform3D and CGAffineTransform math (caluna_transform3d_*,
+ *         caluna_affine_*), layer classes (caluna_layer_create_class, CATransformLayer), the
+ *         sublayerTransform and doubleSided properties, perspective rendering. */
+#define CALUNA_ABI_MINOR_VERSION 5
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -337,6 +340,21 @@ caluna_status caluna_root_layer(caluna_engine *e, caluna_layer *out);
  *  it with caluna_layer_release (adding it to a tree first keeps it alive after that).
  *  Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE (engine). */
 caluna_status caluna_layer_create(caluna_engine *e, caluna_layer *out);
+
+/** A new layer of a Core Animation class (ABI 1.5), OWNED like caluna_layer_create:
+ *    "CALayer"           the same as caluna_layer_create;
+ *    "CATransformLayer"  a transform layer: it draws only its sublayers, which share its
+ *                        superlayer's 3D space (no flattening) and are depth-sorted there;
+ *                        its own background, contents, border, shadow, mask and
+ *                        masksToBounds are ignored, and its opacity is applied to each
+ *                        sublayer separately. Hit testing passes through it.
+ *  Status: OK; INVALID_ARGUMENT (out or class_name NULL); NOT_SUPPORTED (a class caluna does
+ *  not draw, e.g. "CAShapeLayer" before it lands); STALE_HANDLE (engine). */
+caluna_status caluna_layer_create_class(caluna_engine *e, const char *class_name, caluna_layer *out);
+
+/** The layer's class name ("CALayer", "CATransformLayer"), engine-owned until the next call
+ *  on the engine (ABI 1.5). Status: OK; INVALID_ARGUMENT (out NULL); STALE_HANDLE. */
+caluna_status caluna_layer_class_name(caluna_engine *e, caluna_layer layer, const char **out);
 
 /** One more owned reference to a live layer. Status: OK; STALE_HANDLE (id 0, dead, foreign,
  *  or engine); INVALID_ARGUMENT (NULL engine). */

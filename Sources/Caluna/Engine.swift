@@ -102,7 +102,7 @@ public final class Engine {
     }
 
     /// A new layer of this engine.
-    public func makeLayer() -> Layer { Layer(engine: self) }
+    public func makeLayer(kind: LayerKind = .layer) -> Layer { Layer(engine: self, kind: kind) }
 
     /// CACurrentMediaTime: seconds since the engine started, virtual.
     public var mediaTime: Double { clock.seconds }

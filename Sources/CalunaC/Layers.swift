@@ -17,10 +17,41 @@ public func caluna_layer_create(_ e: OpaquePointer?, _ out: UnsafeMutablePointer
     out?.pointee = 0
     return withEngine(e, "caluna_layer_create") { ce in
         let o = try output(out, "out")
-        let layer = ce.engine.makeLayer()
-        let id = ce.handles.id(for: layer)
-        try ce.handles.retain(id)   // the caller's owned reference
-        o.pointee = id
+        o.pointee = try ce.newLayer(.layer)
+    }
+}
+
+@_cdecl("caluna_layer_create_class")
+public func caluna_layer_create_class(_ e: OpaquePointer?, _ className: UnsafePointer<CChar>?,
+                                      _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    out?.pointee = 0
+    return withEngine(e, "caluna_layer_create_class") { ce in
+        let out = try output(out, "out")
+        let name = try string(className, "class_name")
+        guard let kind = LayerKind(rawValue: name) else {
+            let known = LayerKind.allCases.map(\.className).joined(separator: ", ")
+            throw CalunaError(.notSupported, "caluna_layer_create_class: '\(name)' is not a layer class caluna draws (known: \(known))")
+        }
+        out.pointee = try ce.newLayer(kind)
+    }
+}
+
+@_cdecl("caluna_layer_class_name")
+public func caluna_layer_class_name(_ e: OpaquePointer?, _ layer: UInt64,
+                                    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return withEngine(e, "caluna_layer_class_name") { ce in
+        let o = try output(out, "out")
+        o.pointee = try ce.keep(try ce.layer(layer, "layer").kind.className)
+    }
+}
+
+extension CEngine {
+    /// A new layer of `kind` and the caller's owned reference to it.
+    func newLayer(_ kind: LayerKind) throws -> UInt64 {
+        let id = handles.id(for: engine.makeLayer(kind: kind))
+        try handles.retain(id)
+        return id
     }
 }
 

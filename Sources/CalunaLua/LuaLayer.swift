@@ -186,6 +186,9 @@ enum LuaLayer {
         case "superlayer":
             LuaLayer.pushOptional(L, layer.superlayer, binding: binding)
             return 1
+        case "className":
+            L.push(layer.kind.className)
+            return 1
         case "mask":
             LuaLayer.pushOptional(L, layer.mask, binding: binding)
             return 1
@@ -258,6 +261,8 @@ enum LuaLayer {
             try layer.setSublayers(layers)
         case "superlayer":
             throw CalunaError(.invalidArgument, "Layer.superlayer is read-only (use addSublayer / removeFromSuperlayer)")
+        case "className":
+            throw CalunaError(.invalidArgument, "Layer.className is read-only (make a transform layer with ca.TransformLayer{…})")
         case "mask":
             guard lua_type(L, v) <= LUA_TNIL || LuaLayer.get(L, v) != nil else {
                 throw CalunaError(.typeMismatch, "Layer.mask expects a Layer or nil, got \(LuaValues.describe(L, v))")

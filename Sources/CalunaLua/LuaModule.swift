@@ -22,6 +22,7 @@ enum LuaModule {
         calu_newtable(L)
         L.push(calunaVersion); L.setField(-2, "version")
         LuaModule.pushLayerClass(L); L.setField(-2, "Layer")
+        LuaModule.pushLayerClass(L, kind: .transformLayer); L.setField(-2, "TransformLayer")
         LuaTransform.pushClass(L); L.setField(-2, "Transform3D")
         LuaTransform.pushAffineClass(L); L.setField(-2, "AffineTransform")
         LuaImage.pushClass(L); L.setField(-2, "Image")
@@ -177,7 +178,8 @@ enum LuaModule {
         return 1
     } }
 
-    static func pushLayerClass(_ L: OpaquePointer) {
+    /// `ca.Layer` (or `ca.TransformLayer` …): callable with initial properties.
+    static func pushLayerClass(_ L: OpaquePointer, kind: LayerKind = .layer) {
         calu_newtable(L)
         // ca.Layer.defaultActionForKey(key): +[CALayer defaultActionForKey:].
         L.setFunction(-1, "defaultActionForKey", { L in protect(L) { L in
@@ -186,11 +188,16 @@ enum LuaModule {
             LuaActions.push(L, Layer.defaultAction(forKey: key, transaction: b.engine.transaction), binding: b)
             return 1
         } })
+        L.push(kind.className)
+        L.setField(-2, "className")
         calu_newtable(L)
         L.setFunction(-1, "__call", { L in protect(L) { L in
             let b = try LuaBinding.of(L)
             lua_settop(L, 2)                        // class, props (maybe nil)
-            let layer = b.engine.makeLayer()
+            lua_getfield(L, 1, "className")
+            let kind = L.string(-1).flatMap(LayerKind.init(rawValue:)) ?? .layer
+            L.pop()
+            let layer = b.engine.makeLayer(kind: kind)
             LuaLayer.push(L, layer, binding: b)
             let proxy = lua_gettop(L)
             if lua_type(L, 2) > LUA_TNIL {

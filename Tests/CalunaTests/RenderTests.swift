@@ -240,13 +240,3 @@ private func halfRedImage() throws -> Image {
     #expect(copy(.bgra8Straight) == [0, 0, 255, a])
 }
 
-@Test func perspectiveRenderIsNotSupportedYet() throws {
-    let e = try Engine(size: Size(100, 100))
-    let l = try addLayer(e, to: e.root, frame: Rect(25, 25, 50, 50), color: uiRed)
-    var t = Transform3D.identity
-    t.m34 = -1.0 / 500
-    l.transform = t.rotated(.pi / 4, 0, 1, 0)
-    #expect(errorCode { try e.render() } == .notSupported)
-    e.withoutActions { l.transform = .identity }
-    #expect(errorCode { try e.render() } == nil, "the engine stays usable")
-}

@@ -95,6 +95,8 @@ T.test("fuzz: 20,000 random property writes, method calls and module calls", fun
   ca.root.hidden = false
   ca.root.opacity = 1
   ca.root.backgroundColor = "blue"
+  ca.root.borderWidth = 0
+  ca.root.sublayerTransform = ca.Transform3D.identity
   local img = ca.render()
   T.eq(img.width, 40)
   T.pixel(img, 20, 15, "blue")

@@ -9,6 +9,10 @@ public struct LayerState: Equatable {
     public var anchorPointZ = 0.0
     public var zPosition = 0.0
     public var transform = Transform3D.identity
+    /// Applied to every direct sublayer about the anchor point (ch.5 §1.7).
+    public var sublayerTransform = Transform3D.identity
+    /// Whether the back of the layer is drawn when it faces away (ch.5 §1.10).
+    public var doubleSided = true
     public var geometryFlipped = false
 
     // MARK: appearance
@@ -90,6 +94,8 @@ public struct Boxed<T: Equatable>: Equatable {
 /// in a parallel tree showing the committed state with animations applied at
 /// the current time. The renderer draws the presentation tree.
 public final class Layer {
+    /// The layer's class (CALayer or a specialised kind); fixed at creation.
+    public let kind: LayerKind
     /// The engine the layer belongs to; layers never move between engines.
     public private(set) weak var engine: Engine?
     public internal(set) weak var superlayer: Layer?
@@ -172,8 +178,9 @@ public final class Layer {
     /// On a presentation layer: the transition shown now (Transition.swift).
     var transitionFrame: TransitionFrame? = nil
 
-    public init(engine: Engine?) {
+    public init(engine: Engine?, kind: LayerKind = .layer) {
         self.engine = engine
+        self.kind = kind
     }
 
     /// A layer outside any engine: only for reading defaults and for tests.
@@ -193,6 +200,8 @@ public final class Layer {
     public var anchorPointZ: Double { get { state.anchorPointZ } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
     public var zPosition: Double { get { state.zPosition } set { let oldValue = state.zPosition; state.zPosition = newValue; if state.zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
     public var transform: Transform3D { get { state.transform } set { state.transform = newValue; changed("transform") } }
+    public var sublayerTransform: Transform3D { get { state.sublayerTransform } set { state.sublayerTransform = newValue; changed("sublayerTransform") } }
+    public var doubleSided: Bool { get { state.doubleSided } set { state.doubleSided = newValue; changed("doubleSided") } }
     public var geometryFlipped: Bool { get { state.geometryFlipped } set { state.geometryFlipped = newValue; changed("geometryFlipped") } }
     public var hidden: Bool { get { state.hidden } set { let oldValue = state.hidden; state.hidden = newValue; changed("hidden"); if oldValue != newValue { visibilityChanged() } } }
     public var opacity: Double { get { state.opacity } set { state.opacity = newValue; changed("opacity") } }
@@ -260,6 +269,21 @@ public final class Layer {
         }
         return false
     }
+}
+
+/// The class of a layer: Core Animation's CALayer subclasses caluna draws.
+public enum LayerKind: String, Sendable, CaseIterable {
+    /// CALayer.
+    case layer = "CALayer"
+    /// CATransformLayer: draws only its sublayers, in its superlayer's 3D
+    /// space (it does not flatten them), with its opacity applied to each.
+    case transformLayer = "CATransformLayer"
+
+    /// The Core Animation class name ("CALayer", "CATransformLayer").
+    public var className: String { rawValue }
+
+    /// True for kinds whose sublayers share the superlayer's 3D space.
+    public var preservesDepth: Bool { self == .transformLayer }
 }
 
 /// The optional callbacks a layer's owner can answer (CALayerDelegate).

@@ -9,29 +9,56 @@ extension Layer {
     }
 
     /// Local space → the superlayer's sublayer space (before the superlayer's
-    /// geometryFlipped): p ↦ position + transform·(p − anchor), in 3D.
+    /// sublayerTransform and geometryFlipped), in 3D (spec ch.5 §1.5):
+    /// p ↦ (p − anchor) · transform + (position, zPosition), where the anchor
+    /// is (anchorInBounds, anchorPointZ).
     public var geometryTransform: Transform3D {
         let a = anchorInBounds
         return Transform3D.translation(-a.x, -a.y, -anchorPointZ)
             .concatenating(transform)
-            .concatenating(.translation(position.x, position.y, zPosition + anchorPointZ))
+            .concatenating(.translation(position.x, position.y, zPosition))
     }
 
-    /// How the layer's sublayer space maps into its own space: the flip about
-    /// the bounds' horizontal mid-line when geometryFlipped is set.
+    /// How the layer's sublayer space maps into its own space:
+    /// sublayerTransform about the anchor point (one vanishing point for all
+    /// sublayers, spec ch.5 §1.7), then the flip about the bounds'
+    /// horizontal mid-line when geometryFlipped is set.
     public var sublayerSpaceTransform: Transform3D {
-        guard geometryFlipped else { return .identity }
-        return Transform3D.scale(1, -1).concatenating(.translation(0, bounds.minY + bounds.maxY))
+        var m = Transform3D.identity
+        if sublayerTransform != .identity {
+            let a = anchorInBounds
+            m = Transform3D.translation(-a.x, -a.y).concatenating(sublayerTransform).concatenating(.translation(a.x, a.y))
+        }
+        if geometryFlipped { m = m.concatenating(Transform3D(Layer.flip(bounds))) }
+        return m
     }
 
-    /// The flip geometryFlipped applies to the sublayer space, as a 2D map.
+    /// The geometryFlipped flip of `bounds` as a 2D map.
+    static func flip(_ bounds: Rect) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: bounds.minY + bounds.maxY)
+    }
+
+    /// The space a mask is placed in: the flip alone (masks are not
+    /// sublayers, so sublayerTransform does not apply to them).
+    var maskSpaceAffine: AffineTransform? { geometryFlipped ? Layer.flip(bounds) : nil }
+
+    /// `sublayerSpaceTransform` as a 2D map, nil when it is the identity. Only
+    /// meaningful when `sublayerTransform.isAffine` (the compositor's flat path).
     var sublayerSpaceAffine: AffineTransform? {
-        guard geometryFlipped else { return nil }
-        return AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: bounds.minY + bounds.maxY)
+        guard geometryFlipped || sublayerTransform != .identity else { return nil }
+        return sublayerSpaceTransform.planeProjection.affine
+    }
+
+    /// True when every sublayer lands in this layer's plane by a 2D affine map
+    /// with depth given by zPosition alone, so plain zPosition order is the
+    /// depth order (the compositor's flat path). Otherwise the sublayers form
+    /// a 3D rendering context (spec ch.5 §1.8).
+    var sublayersAreFlat: Bool {
+        sublayerTransform.isAffine && !sublayers.contains { $0.kind.preservesDepth || !$0.transform.isAffine }
     }
 
     /// `geometryTransform` flattened to 2D, then through `parentSpace` (the
-    /// superlayer's sublayer-space flip, if any); nil under perspective.
+    /// superlayer's sublayer space, if any); nil under perspective.
     /// The identity transform, by far the most common, takes a short path.
     func affineToSuperlayer(parentSpace: AffineTransform?) -> AffineTransform? {
         var m: AffineTransform
@@ -46,18 +73,36 @@ extension Layer {
         return m
     }
 
-    /// Local plane → the superlayer's own plane (or canvas space for a root).
-    public var toSuperlayer: PlaneProjection {
+    /// Local 3D space → the superlayer's own 3D space.
+    public var toSuperlayer3D: Transform3D {
         var m = geometryTransform
         if let s = superlayer { m = m.concatenating(s.sublayerSpaceTransform) }
-        return m.planeProjection
+        return m
+    }
+
+    /// Local plane → the superlayer's own plane (or canvas space for a root).
+    public var toSuperlayer: PlaneProjection { toSuperlayer3D.planeProjection }
+
+    /// Local plane → the plane of the nearest ancestor that flattens its
+    /// sublayers (transform layers are passed through in 3D), and that ancestor.
+    func toFlatteningAncestor() -> (PlaneProjection, Layer?) {
+        var m = toSuperlayer3D
+        var s = superlayer
+        while let cur = s, cur.kind.preservesDepth {
+            m = m.concatenating(cur.toSuperlayer3D)
+            s = cur.superlayer
+        }
+        return (m.planeProjection, s)
     }
 
     /// Local plane → canvas space (the space the root ancestor is placed in).
     public var toCanvas: PlaneProjection {
-        var m = toSuperlayer
-        var l = superlayer
-        while let cur = l { m = m.concatenating(cur.toSuperlayer); l = cur.superlayer }
+        var (m, s) = toFlatteningAncestor()
+        while let cur = s {
+            let (up, next) = cur.toFlatteningAncestor()
+            m = m.concatenating(up)
+            s = next
+        }
         return m
     }
 
@@ -120,13 +165,27 @@ extension Layer {
     public func contains(_ p: Point) -> Bool { bounds.contains(p) }
 
     /// hitTest: — `p` in the superlayer's space. Returns the deepest visible
-    /// layer containing it, the last sublayer first (zPosition is ignored);
-    /// nil when the point is outside this layer's bounds (spec D3).
-    public func hitTest(_ p: Point) -> Layer? {
-        guard !hidden, let inverse = toSuperlayer.inverted(), let local = inverse.apply(p) else { return nil }
-        guard contains(local) else { return nil }
+    /// layer containing it, the last sublayer first: array order, not depth,
+    /// and back-facing layers are hit too (spec ch.5 §1.11; zPosition is
+    /// ignored). Transform layers are passed through to their sublayers in
+    /// 3D. Nil when the point is outside this layer's bounds (spec D3) or
+    /// maps to a point behind the viewer.
+    public func hitTest(_ p: Point) -> Layer? { hitTest(p, outer: .identity) }
+
+    /// `outer` maps the superlayer's space into the plane `p` lies in: the
+    /// identity, or the 3D map of the enclosing transform layers.
+    private func hitTest(_ p: Point, outer: Transform3D) -> Layer? {
+        guard !hidden else { return nil }
+        let m = toSuperlayer3D.concatenating(outer)
+        if kind.preservesDepth {
+            for sub in sublayers.reversed() {
+                if let hit = sub.hitTest(p, outer: m) { return hit }
+            }
+            return nil
+        }
+        guard let inverse = m.planeProjection.inverted(), let local = inverse.apply(p), contains(local) else { return nil }
         for sub in sublayers.reversed() {
-            if let hit = sub.hitTest(local) { return hit }
+            if let hit = sub.hitTest(local, outer: .identity) { return hit }
         }
         return self
     }

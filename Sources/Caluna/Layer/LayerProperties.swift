@@ -198,6 +198,8 @@ public enum LayerProperties {
         },
         .stored("transform", \.transform, animatable: true),
         .stored("affineTransform", \.affineTransformValue, animatable: false, derived: true),
+        .stored("sublayerTransform", \.sublayerTransform, animatable: true),
+        .stored("doubleSided", \.doubleSided, animatable: true),
         .stored("geometryFlipped", \.geometryFlipped, animatable: false),
         .stored("hidden", \.hidden, animatable: true),
         .stored("opacity", \.opacity, animatable: true),
@@ -266,7 +268,6 @@ public enum LayerProperties {
         var d: [String: String] = [:]
         d["contentsFormat"] = "caluna stores every backing image as 8-bit premultiplied ARGB"
         d["cornerCurve"] = "only \"circular\" corners are drawn"
-        for k in ["sublayerTransform", "doubleSided"] { d[k] = "3D transforms (issue #7)" }
         for k in ["filters", "backgroundFilters", "compositingFilter", "edgeAntialiasingMask",
                   "layoutManager", "constraints", "autoresizingMask"] {
             d[k] = "nothing yet: not in caluna's scope"

@@ -26,16 +26,33 @@ struct Compositor {
     func finish() { cairo_destroy(cr) }
 
     /// Draws `layer` placed in the current space (canvas space for a root);
-    /// `parentSpace` is the superlayer's geometryFlipped map, passed down so
+    /// `parentSpace` is the superlayer's (2D) sublayer space, passed down so
     /// no layer has to look its superlayer up.
     mutating func draw(_ layer: Layer, parentSpace: AffineTransform?, inheritedOpacity: Double) throws {
         stats.layersVisited += 1
         guard !layer.hidden else { return }
+        guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
+            var g = layer.geometryTransform
+            if let f = parentSpace { g = g.concatenating(Transform3D(f)) }
+            return try drawProjected(layer, g.planeProjection, inheritedOpacity: inheritedOpacity)
+        }
+        try draw(layer, placedBy: m, inheritedOpacity: inheritedOpacity)
+    }
+
+    /// Draws `layer` placed in the current space by a plane projection:
+    /// cairo's affine path when it is affine, the homography path otherwise.
+    mutating func draw(_ layer: Layer, placement: PlaneProjection, inheritedOpacity: Double) throws {
+        if let m = placement.affine {
+            try draw(layer, placedBy: m, inheritedOpacity: inheritedOpacity)
+        } else {
+            try drawProjected(layer, placement, inheritedOpacity: inheritedOpacity)
+        }
+    }
+
+    /// Draws `layer` placed in the current space by the affine map `m`.
+    mutating func draw(_ layer: Layer, placedBy m: AffineTransform, inheritedOpacity: Double) throws {
         let opacity = min(max(layer.opacity, 0), 1)
         guard opacity > 0 else { return }
-        guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
-            throw CalunaError.unsupported("rendering a perspective transform is not supported yet (3D transforms, issue #7)")
-        }
         // A degenerate (edge-on or zero-scale) layer draws nothing.
         guard m.a * m.d - m.b * m.c != 0 else { return }
         guard depth < 2 * Layer.maximumTreeDepth else {
@@ -46,7 +63,8 @@ struct Compositor {
 
         // Leaf fast path: an axis-aligned layer with nothing but a background
         // is one rectangle in the parent's space (no save/transform/restore).
-        if layer.sublayers.isEmpty, m.b == 0, m.c == 0, layer.transitionFrame == nil, layer.drawsOnlyBackground {
+        if layer.sublayers.isEmpty, m.b == 0, m.c == 0, layer.transitionFrame == nil, layer.kind == .layer,
+           layer.drawsOnlyBackground {
             fillBackground(layer, Rect(b.minX * m.a + m.tx, b.minY * m.d + m.ty, b.width * m.a, b.height * m.d),
                            alpha: alpha)
             return
@@ -59,8 +77,10 @@ struct Compositor {
         depth += 1
         defer { depth -= 1 }
 
-        if layer.shouldRasterize, try drawRasterized(layer, alpha: alpha) { return }
+        if layer.shouldRasterize, !layer.kind.preservesDepth, try drawRasterized(layer, alpha: alpha) { return }
+        // A transform layer applies its opacity to each sublayer (Apple's rule).
         let group = opacity < 1 && (layer.allowsGroupOpacity || layer.shouldRasterize) && layer.drawsOverlappingParts
+            && !layer.kind.preservesDepth
         try drawBody(layer, alpha: alpha, asGroup: group)
     }
 
@@ -77,6 +97,9 @@ struct Compositor {
     /// The layer in its own space without its opacity: clip, mask, shadow
     /// and G(L) (background, contents, sublayers, border).
     mutating func drawBody(_ layer: Layer, alpha: Double) throws {
+        // A transform layer draws only its sublayers: its clip, mask, shadow,
+        // background, contents and border are ignored (Apple's rules).
+        if layer.kind.preservesDepth { return try drawSublayers(of: layer, alpha: alpha) }
         if layer.masksToBounds { clipToRoundedBounds(layer) }
         if let mask = layer.maskLayer {
             pushGroup()
@@ -86,7 +109,7 @@ struct Compositor {
             pushGroup()
             let saved = (contentsFlipped, layer.geometryFlipped)
             if saved.1 { contentsFlipped.toggle() }
-            try draw(mask, parentSpace: layer.sublayerSpaceAffine, inheritedOpacity: 1)
+            try draw(mask, parentSpace: layer.maskSpaceAffine, inheritedOpacity: 1)
             contentsFlipped = saved.0
             let maskPattern = cairo_pop_group(cr)!
             defer { cairo_pattern_destroy(maskPattern) }
@@ -140,14 +163,20 @@ struct Compositor {
             fillBackground(layer, b, alpha: alpha)
         }
         drawContents(layer, alpha: alpha)
-        if !layer.sublayers.isEmpty && !(layer.masksToBounds && b.isEmpty) {
-            let space = layer.sublayerSpaceAffine
-            let saved = contentsFlipped
-            if layer.geometryFlipped { contentsFlipped.toggle() }
-            defer { contentsFlipped = saved }
-            for sub in layer.sublayersInDrawingOrder {
-                try draw(sub, parentSpace: space, inheritedOpacity: alpha)
-            }
+        if !(layer.masksToBounds && b.isEmpty) { try drawSublayers(of: layer, alpha: alpha) }
+    }
+
+    /// The sublayers in the layer's own space: in zPosition order when they
+    /// are flat, otherwise as a depth-sorted 3D rendering context.
+    mutating func drawSublayers(of layer: Layer, alpha: Double) throws {
+        guard !layer.sublayers.isEmpty else { return }
+        let saved = contentsFlipped
+        if layer.geometryFlipped { contentsFlipped.toggle() }
+        defer { contentsFlipped = saved }
+        guard layer.sublayersAreFlat else { return try drawRenderingContext(of: layer, alpha: alpha) }
+        let space = layer.sublayerSpaceAffine
+        for sub in layer.sublayersInDrawingOrder {
+            try draw(sub, parentSpace: space, inheritedOpacity: alpha)
         }
     }
 

@@ -163,10 +163,14 @@ extension Compositor {
         if let placed = contentsPlacement(layer) { r = r.union(placed) }
         if !layer.masksToBounds {
             guard depth < 64 else { return nil }
-            let space = layer.sublayerSpaceAffine
-            for s in layer.sublayers where !s.hidden {
-                guard let m = s.affineToSuperlayer(parentSpace: space), let e = visualExtent(of: s, depth: depth + 1) else { return nil }
-                r = r.union(m.apply(e))
+            if layer.sublayersAreFlat {
+                let space = layer.sublayerSpaceAffine
+                for s in layer.sublayers where !s.hidden {
+                    guard let m = s.affineToSuperlayer(parentSpace: space), let e = visualExtent(of: s, depth: depth + 1) else { return nil }
+                    r = r.union(m.apply(e))
+                }
+            } else {
+                guard extend(&r, with: layer.sublayers, outer: layer.sublayerSpaceTransform, depth: depth + 1) else { return nil }
             }
             if layer.transitionFrame != nil { r = r.union(layer.bounds) }
         }
@@ -177,5 +181,27 @@ extension Compositor {
             r = r.union(shadow)
         }
         return r
+    }
+
+    /// Adds the projected extents of 3D-placed sublayers (transform layers
+    /// passed through); false when one reaches the eye's plane (unbounded).
+    private func extend(_ r: inout Rect, with layers: [Layer], outer: Transform3D, depth: Int) -> Bool {
+        guard depth < 64 else { return false }
+        for s in layers where !s.hidden {
+            let m = s.geometryTransform.concatenating(outer)
+            if s.kind.preservesDepth {
+                guard extend(&r, with: s.sublayers, outer: s.sublayerSpaceTransform.concatenating(m), depth: depth + 1) else { return false }
+                continue
+            }
+            guard let e = visualExtent(of: s, depth: depth) else { return false }
+            let p = m.planeProjection
+            var corners: [Point] = []
+            for c in e.corners {
+                guard let q = p.apply(c) else { return false }
+                corners.append(q)
+            }
+            r = r.union(Rect.bounding(corners))
+        }
+        return true
     }
 }
