@@ -11,6 +11,8 @@ let allBenchmarks: [Benchmark.Type] = [
     PhysicsBoxesSwift.self,
     PhysicsBoxesBound.self,
     PhysicsCrates.self,
+    PerspectiveGrid.self,
+    PerspectiveCards.self,
 ]
 
 let usage = """
