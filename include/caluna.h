@@ -316,8 +316,11 @@ typedef enum caluna_pixel_format {
  *  to bottom; padding bytes at the end of a row are not touched. Areas no layer covers are
  *  transparent (0, 0, 0, 0). Identical inputs give identical bytes.
  *  Status: OK; INVALID_ARGUMENT (NULL buffer, wrong width/height, stride or buffer too
- *  small, overflow, unknown format); NOT_SUPPORTED (a feature the renderer lacks, e.g. a
- *  perspective transform today); OUT_OF_MEMORY; STALE_HANDLE. */
+ *  small, overflow, unknown format); NOT_SUPPORTED (a feature the renderer lacks);
+ *  OUT_OF_MEMORY; STALE_HANDLE. Since ABI 1.5 any transform renders: perspective layers are
+ *  drawn offscreen and warped (see README "perspective rendering"), 3D contexts are
+ *  depth-sorted, doubleSided = 0 culls back faces; "sublayerTransform" and "doubleSided" are
+ *  ordinary properties (caluna_layer_set with caluna_transform / caluna_bool values). */
 caluna_status caluna_render(caluna_engine *e, void *buffer, size_t buffer_size,
                             int32_t width, int32_t height, int32_t stride,
                             caluna_pixel_format format);
