@@ -72,8 +72,8 @@
  * Errors without an engine. When a call fails before it has a usable engine (NULL or
  *            destroyed engine pointer, caluna_engine_create failing, an engine busy on
  *            another thread) or needs none (caluna_timing_function_*, caluna_easing*,
- *            caluna_collision_type_named), its message is stored per thread and returned
- *            by caluna_last_error(NULL).
+ *            caluna_collision_type_named, caluna_transform3d_*, caluna_affine_*), its
+ *            message is stored per thread and returned by caluna_last_error(NULL).
  */
 #ifndef CALUNA_H
 #define CALUNA_H
@@ -2544,6 +2544,128 @@ caluna_status caluna_world_bb_query(caluna_engine *e, caluna_world world, double
  *  (cpSpaceShapeQuery). STALE_HANDLE also for a shape off its body. */
 caluna_status caluna_world_shape_query(caluna_engine *e, caluna_world world, caluna_shape shape,
                                        caluna_shape_contact *out, size_t capacity, size_t *count);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Transforms (ABI 1.5)                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * CATransform3D and CGAffineTransform math, without an engine: any thread, any time; a
+ * failure's message is at caluna_last_error(NULL) on the calling thread.
+ *
+ * Layout. A CATransform3D is `double m[16]` in row order m11 m12 m13 m14 m21 … m44 (the
+ *         layout of caluna_value's u.transform and of caluna_transform()). A
+ *         CGAffineTransform is `double t[6]` = a b c d tx ty.
+ * Convention (Core Animation's row vectors). A point is the row [x y z 1] multiplied on the
+ *         left: x' = x·m11 + y·m21 + z·m31 + m41, …, w = x·m14 + y·m24 + z·m34 + m44, and
+ *         the projected point is (x'/w, y'/w, z'/w); translation sits in m41 m42 m43. For
+ *         an affine transform x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+ *         _translate/_scale/_rotate(t, …) return op·t: the new operation is applied to
+ *         points FIRST, then t (CATransform3DTranslate, CGAffineTransformTranslate …).
+ *         _concat(a, b) returns a·b: `a` is applied first (CATransform3DConcat).
+ * Units.  Angles in radians; a positive angle about +z turns clockwise on screen (y points
+ *         down). Distances in points. Perspective: set m34 = −1/d (d = eye distance, points).
+ * Aliasing. Every input is read before `out` is written, so `out` may be the same array as
+ *         an input (caluna_transform3d_rotate(m, a, 0, 1, 0, m) rotates m in place).
+ * Errors. INVALID_ARGUMENT for a NULL pointer, a NaN/∞ argument or element (the message
+ *         names it: "t[11] (m34) must be finite"), or a result that overflows to ∞. On
+ *         failure `out` (if not NULL) is zeroed — except for _invert, see there.
+ */
+
+/** CATransform3DIdentity (m34 = 0). Status: OK; INVALID_ARGUMENT (out NULL). */
+caluna_status caluna_transform3d_identity(double out[16]);
+
+/** CATransform3DMakeTranslation: the identity with m41 m42 m43 = tx ty tz (points). */
+caluna_status caluna_transform3d_make_translation(double tx, double ty, double tz, double out[16]);
+
+/** CATransform3DMakeScale: diag(sx, sy, sz, 1). */
+caluna_status caluna_transform3d_make_scale(double sx, double sy, double sz, double out[16]);
+
+/** CATransform3DMakeRotation: `angle` radians about the axis (x, y, z), which is normalised;
+ *  a zero axis gives the identity. About y, (x, 0, 0) goes to (x·cos, 0, −x·sin): for a
+ *  positive angle the right edge moves away from the viewer. */
+caluna_status caluna_transform3d_make_rotation(double angle, double x, double y, double z, double out[16]);
+
+/** CATransform3DTranslate(t, tx, ty, tz) = Translation·t (translate first, then t). */
+caluna_status caluna_transform3d_translate(const double t[16], double tx, double ty, double tz, double out[16]);
+
+/** CATransform3DScale(t, sx, sy, sz) = Scale·t. */
+caluna_status caluna_transform3d_scale(const double t[16], double sx, double sy, double sz, double out[16]);
+
+/** CATransform3DRotate(t, angle, x, y, z) = Rotation·t; a zero axis gives t unchanged. */
+caluna_status caluna_transform3d_rotate(const double t[16], double angle, double x, double y, double z,
+                                        double out[16]);
+
+/** CATransform3DConcat(a, b) = a·b: a is applied first, then b. */
+caluna_status caluna_transform3d_concat(const double a[16], const double b[16], double out[16]);
+
+/** CATransform3DInvert. A singular t (or one whose inverse overflows) fails with
+ *  INVALID_ARGUMENT ("t is not invertible") and leaves out = t, as Core Animation returns
+ *  its argument unchanged. */
+caluna_status caluna_transform3d_invert(const double t[16], double out[16]);
+
+/** CATransform3DIsIdentity (exact comparison): *out is 1 or 0. */
+caluna_status caluna_transform3d_is_identity(const double t[16], int32_t *out);
+
+/** CATransform3DEqualToTransform (exact, element by element; 0.0 equals −0.0): *out is 1 or 0. */
+caluna_status caluna_transform3d_equal(const double a[16], const double b[16], int32_t *out);
+
+/** CATransform3DIsAffine: 1 when t only maps x/y within the plane (m13 m14 m23 m24 m31 m32
+ *  m34 m43 are 0 and m33 = m44 = 1), else 0. */
+caluna_status caluna_transform3d_is_affine(const double t[16], int32_t *out);
+
+/** CATransform3DGetAffineTransform: out = {m11, m12, m21, m22, m41, m42} (meaningful when t is
+ *  affine; z and perspective are dropped). */
+caluna_status caluna_transform3d_get_affine(const double t[16], double out[6]);
+
+/** CATransform3DMakeAffineTransform: a→m11, b→m12, c→m21, d→m22, tx→m41, ty→m42, the rest
+ *  identity. */
+caluna_status caluna_transform3d_make_affine(const double a[6], double out[16]);
+
+/** The point (x, y, z) through t with the perspective divide: out = {x'/w, y'/w, z'/w} for
+ *  the row vector [x y z 1]·t. Status: OK; INVALID_ARGUMENT also when w <= 0 (the point is
+ *  at or behind the viewer, e.g. z >= d under m34 = −1/d) — then out is zeroed. */
+caluna_status caluna_transform3d_apply(const double t[16], double x, double y, double z, double out[3]);
+
+/** CGAffineTransformIdentity {1, 0, 0, 1, 0, 0}. */
+caluna_status caluna_affine_identity(double out[6]);
+
+/** CGAffineTransformMakeTranslation {1, 0, 0, 1, tx, ty}. */
+caluna_status caluna_affine_make_translation(double tx, double ty, double out[6]);
+
+/** CGAffineTransformMakeScale {sx, 0, 0, sy, 0, 0}. */
+caluna_status caluna_affine_make_scale(double sx, double sy, double out[6]);
+
+/** CGAffineTransformMakeRotation {cos, sin, −sin, cos, 0, 0}: radians, clockwise on screen. */
+caluna_status caluna_affine_make_rotation(double angle, double out[6]);
+
+/** CGAffineTransformTranslate(t, tx, ty) = Translation·t (translate first, then t). */
+caluna_status caluna_affine_translate(const double t[6], double tx, double ty, double out[6]);
+
+/** CGAffineTransformScale(t, sx, sy) = Scale·t. */
+caluna_status caluna_affine_scale(const double t[6], double sx, double sy, double out[6]);
+
+/** CGAffineTransformRotate(t, angle) = Rotation·t. */
+caluna_status caluna_affine_rotate(const double t[6], double angle, double out[6]);
+
+/** CGAffineTransformConcat(a, b) = a·b: a is applied first. */
+caluna_status caluna_affine_concat(const double a[6], const double b[6], double out[6]);
+
+/** CGAffineTransformInvert: like caluna_transform3d_invert (a singular t fails with
+ *  INVALID_ARGUMENT and leaves out = t). */
+caluna_status caluna_affine_invert(const double t[6], double out[6]);
+
+/** CGAffineTransformIsIdentity (exact): *out is 1 or 0. */
+caluna_status caluna_affine_is_identity(const double t[6], int32_t *out);
+
+/** CGAffineTransformEqualToTransform (exact): *out is 1 or 0. */
+caluna_status caluna_affine_equal(const double a[6], const double b[6], int32_t *out);
+
+/** CGPointApplyAffineTransform: out = {a·x + c·y + tx, b·x + d·y + ty}. */
+caluna_status caluna_affine_apply_point(const double t[6], double x, double y, double out[2]);
+
+/** CGRectApplyAffineTransform: out = {x, y, width, height} of the axis-aligned bounding box of
+ *  the four transformed corners of r = {x, y, width, height} (a negative size is allowed). */
+caluna_status caluna_affine_apply_rect(const double t[6], const double r[4], double out[4]);
 
 #ifdef __cplusplus
 } /* extern "C" */

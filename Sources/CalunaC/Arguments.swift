@@ -12,6 +12,17 @@ func string(_ p: UnsafePointer<CChar>?, _ name: String) throws -> String {
     return s
 }
 
+/// Runs an engine-less call (timing functions, easing, transform math): its
+/// message goes to caluna_last_error(NULL).
+func withoutEngine(_ function: String, _ body: () throws -> Void) -> Int32 {
+    do {
+        try body()
+        return CalunaStatus.ok
+    } catch {
+        return failWithoutEngine(function, error)
+    }
+}
+
 /// A non-NULL out pointer.
 func output<T>(_ p: UnsafeMutablePointer<T>?, _ name: String) throws -> UnsafeMutablePointer<T> {
     guard let p else { throw CalunaError(.invalidArgument, "\(name) is NULL (an output pointer is required)") }

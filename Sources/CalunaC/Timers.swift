@@ -458,16 +458,6 @@ public func caluna_timer_invalidate(_ e: OpaquePointer?, _ timer: UInt64) -> Int
 
 // MARK: timing functions and easing (no engine)
 
-/// Runs an engine-less call: its message goes to caluna_last_error(NULL).
-private func withoutEngine(_ function: String, _ body: () throws -> Void) -> Int32 {
-    do {
-        try body()
-        return CalunaStatus.ok
-    } catch {
-        return failWithoutEngine(function, error)
-    }
-}
-
 @_cdecl("caluna_timing_function_evaluate")
 public func caluna_timing_function_evaluate(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, _ x: Double,
                                             _ out: UnsafeMutablePointer<Double>?) -> Int32 {

@@ -168,6 +168,10 @@ enum LuaLayer {
             foreign.push(L)
             return 1
         }
+        if key == "affineTransform" {   // CGAffineTransform, not the Transform3D the property table stores
+            LuaTransform.push(L, layer.affineTransform)
+            return 1
+        }
         if let prop = LayerProperties.named(key) {
             LuaValues.push(L, prop.get(layer), binding: binding)
             return 1

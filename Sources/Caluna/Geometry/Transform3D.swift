@@ -115,8 +115,25 @@ public struct Transform3D: Hashable, Sendable {
         inv[11] = -m[0]*m[5]*m[11] + m[0]*m[7]*m[9] + m[4]*m[1]*m[11] - m[4]*m[3]*m[9] - m[8]*m[1]*m[7] + m[8]*m[3]*m[5]
         inv[15] = m[0]*m[5]*m[10] - m[0]*m[6]*m[9] - m[4]*m[1]*m[10] + m[4]*m[2]*m[9] + m[8]*m[1]*m[6] - m[8]*m[2]*m[5]
         let det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12]
-        guard det != 0, det.isFinite else { return nil }
-        return Transform3D(elements: inv.map { $0 / det })
+        guard det != 0, det.isFinite, let r = Transform3D(elements: inv.map { $0 / det }), r.isFinite else { return nil }
+        return r
+    }
+
+    /// The row vector [x y z 1] times the matrix: the homogeneous (x, y, z, w).
+    public func homogeneous(_ x: Double, _ y: Double, _ z: Double = 0) -> (x: Double, y: Double, z: Double, w: Double) {
+        (x * m11 + y * m21 + z * m31 + m41, x * m12 + y * m22 + z * m32 + m42,
+         x * m13 + y * m23 + z * m33 + m43, x * m14 + y * m24 + z * m34 + m44)
+    }
+
+    /// The point after the perspective divide (x/w, y/w, z/w), with its w; nil
+    /// when w ≤ 0 (at or behind the viewer, e.g. z ≥ d under m34 = −1/d) or
+    /// when the result is not finite.
+    public func project(_ x: Double, _ y: Double, _ z: Double = 0) -> (x: Double, y: Double, z: Double, w: Double)? {
+        let h = homogeneous(x, y, z)
+        guard h.w > 0, h.w.isFinite else { return nil }
+        let r = (x: h.x / h.w, y: h.y / h.w, z: h.z / h.w, w: h.w)
+        guard r.x.isFinite, r.y.isFinite, r.z.isFinite else { return nil }
+        return r
     }
 
     /// The affine part (CATransform3DGetAffineTransform): drops z and perspective.
