@@ -49,8 +49,11 @@ public func caluna_layer_class_name(_ e: OpaquePointer?, _ layer: UInt64,
 extension CEngine {
     /// A new layer of `kind` and the caller's owned reference to it.
     func newLayer(_ kind: LayerKind) throws -> UInt64 {
-        let id = handles.id(for: engine.makeLayer(kind: kind))
-        try handles.retain(id)
+        // The handle table holds layers weakly: keep this one alive until
+        // the caller's reference is recorded.
+        let layer = engine.makeLayer(kind: kind)
+        let id = handles.id(for: layer)
+        try withExtendedLifetime(layer) { try handles.retain(id) }
         return id
     }
 }
