@@ -263,3 +263,37 @@ private let faceRGBA = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255), RGBA(
     e.withoutActions { l.transform = .identity }
     #expect(px(try e.render(), 40, 40).matches(.red))
 }
+
+@Test func offCentreCubeIsOrderedByPlanesNotCentres() throws {
+    // T6.5's cube 1, left of the vanishing point: its right face (2) and
+    // top face (3) have centres at the same depth, yet face 2 hides face 3
+    // where they overlap. Newell's plane test orders them (DepthOrder.swift).
+    let e = try canvas(400, 400, .black)
+    let c = try addLayer(e, to: e.root, frame: Rect(0, 0, 400, 400))
+    c.sublayerTransform = perspective(500)
+    let cube = e.makeLayer(kind: .transformLayer)
+    e.withoutActions {
+        cube.position = Point(200, 200)
+        cube.transform = Transform3D.translation(-100, 0, 0)
+    }
+    try c.addSublayer(cube)
+    let transforms = [
+        Transform3D.translation(0, 0, 50),
+        Transform3D.translation(50, 0, 0).rotated(.pi / 2, 0, 1, 0),
+        Transform3D.translation(0, -50, 0).rotated(.pi / 2, 1, 0, 0),
+        Transform3D.translation(0, 50, 0).rotated(-.pi / 2, 1, 0, 0),
+        Transform3D.translation(-50, 0, 0).rotated(-.pi / 2, 0, 1, 0),
+        Transform3D.translation(0, 0, -50).rotated(.pi, 0, 1, 0),
+    ]
+    for (i, t) in transforms.enumerated() {
+        let f = try addLayer(e, to: cube, frame: Rect(-50, -50, 100, 100), color: faceColors[i])
+        f.transform = t
+    }
+    let img = try e.render()
+    #expect(px(img, 90, 200).matches(faceRGBA[0]))
+    #expect(px(img, 149, 200).matches(faceRGBA[1]), "the right face's sliver")
+    // The top face (seen from below, its back) overlaps the sliver's top and
+    // comes later in sublayer order; its centre is as deep as the sliver's.
+    #expect(px(img, 146, 151).matches(faceRGBA[1]), "the sliver stays in front of the top face's back")
+    #expect(px(img, 200, 200).matches(.black))
+}

@@ -21,15 +21,13 @@ extension Compositor {
         let depth: Double
     }
 
-    /// Draws the layer's sublayers as one depth-sorted 3D rendering context.
-    /// Intersecting layers are not split: each is drawn whole, in the order
-    /// of its centre's depth (ties keep zPosition and sublayer order).
+    /// Draws the layer's sublayers as one depth-sorted 3D rendering context
+    /// (DepthOrder.swift). Intersecting layers are not split: each is drawn whole.
     mutating func drawRenderingContext(of layer: Layer, alpha: Double) throws {
         var members: [ContextLayer] = []
         try collect(layer.sublayersInDrawingOrder, outer: layer.sublayerSpaceTransform, opacity: 1, into: &members, level: 0)
-        let order = members.indices.sorted {
-            members[$0].depth != members[$1].depth ? members[$0].depth < members[$1].depth : $0 < $1
-        }
+        let quads = members.count <= DepthOrder.exactLimit ? members.map { DepthOrder.Quad($0.layer.bounds, $0.matrix) } : []
+        let order = DepthOrder.order(depths: members.map(\.depth), quads: quads)
         for i in order {
             let m = members[i]
             if !m.layer.doubleSided && !Compositor.facesViewer(m.layer.bounds, m.matrix, flipped: layer.geometryFlipped) {
