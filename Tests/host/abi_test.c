@@ -569,7 +569,13 @@ static void test_values(scene *s) {
     EXPECT(e, set(e, l, "filters", caluna_number(4)), CALUNA_ERR_NOT_SUPPORTED);
     CHECK(strstr(caluna_last_error(e), "filters") != NULL, "the message names filters");
     EXPECT(e, caluna_layer_get(e, l, "filters", &v), CALUNA_ERR_NOT_SUPPORTED);
-    EXPECT(e, caluna_layer_get(e, l, "sublayerTransform", &v), CALUNA_ERR_NOT_SUPPORTED);
+    EXPECT(e, caluna_layer_get(e, l, "cornerCurve", &v), CALUNA_ERR_NOT_SUPPORTED);
+    /* sublayerTransform and doubleSided are ordinary properties since ABI 1.5 */
+    EXPECT(e, caluna_layer_get(e, l, "sublayerTransform", &v), CALUNA_OK);
+    CHECK(v.type == CALUNA_TYPE_TRANSFORM && v.u.transform[0] == 1 && v.u.transform[11] == 0,
+          "sublayerTransform reads the identity");
+    EXPECT(e, caluna_layer_get(e, l, "doubleSided", &v), CALUNA_OK);
+    CHECK(v.type == CALUNA_TYPE_BOOL && v.u.boolean == 1, "doubleSided defaults to true");
     /* wrong types */
     EXPECT(e, set(e, l, "opacity", caluna_string("0.5")), CALUNA_ERR_TYPE_MISMATCH);
     EXPECT(e, set(e, l, "opacity", caluna_bool(1)), CALUNA_ERR_TYPE_MISMATCH);
