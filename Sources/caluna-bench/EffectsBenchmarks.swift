@@ -44,7 +44,7 @@ enum EffectsScene {
 }
 
 /// (a) cornerRadius + masksToBounds + a sublayer, 100 times.
-final class RoundedClips: Benchmark {
+final class RoundedClips: CairoPeerBenchmark {
     static let name = "rounded-clips"
     static let peer = "cairo"
     let engine: Engine
@@ -55,12 +55,10 @@ final class RoundedClips: Benchmark {
         try EffectsScene.cards(engine)
     }
 
-    func runCaluna() throws { _ = try engine.render() }
-    func runPeer() throws { cairo_surface_destroy(try peerRender()) }
+    var tolerance: Int { 2 }
 
     func peerRender() throws -> OpaquePointer {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(EffectsScene.width), Int32(EffectsScene.height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw BenchmarkFailure("cairo: no surface") }
+        let surface = try cairoSurface(Double(EffectsScene.width), Double(EffectsScene.height))
         let cr = cairo_create(surface)
         cairo_set_source_rgb(cr, 230.0 / 255, 230.0 / 255, 230.0 / 255)
         cairo_paint(cr)
@@ -84,13 +82,6 @@ final class RoundedClips: Benchmark {
         }
         cairo_destroy(cr)
         return surface
-    }
-
-    func check() throws -> String {
-        let mine = RGBA(try engine.render())
-        let surface = try peerRender()
-        defer { cairo_surface_destroy(surface) }
-        return try comparePictures(caluna: mine, peer: RGBA(cairoSurface: surface), peerName: RoundedClips.peer, tolerance: 2)
     }
 }
 

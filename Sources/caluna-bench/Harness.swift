@@ -142,3 +142,34 @@ struct LCG {
     /// Uniform-ish in 0..<n (n > 0).
     mutating func below(_ n: Int) -> Int { Int(next() % UInt32(n)) }
 }
+
+/// A benchmark whose peer is a plain cairo program: caluna renders `engine`,
+/// the peer draws the same picture into a fresh surface, and the check
+/// compares the two within `tolerance` per channel.
+protocol CairoPeerBenchmark: Benchmark {
+    var engine: Engine { get }
+    /// The peer's picture; the caller destroys the surface.
+    func peerRender() throws -> OpaquePointer
+    var tolerance: Int { get }
+}
+
+extension CairoPeerBenchmark {
+    var tolerance: Int { 1 }
+    func runCaluna() throws { _ = try engine.render() }
+    func runPeer() throws { cairo_surface_destroy(try peerRender()) }
+    func check() throws -> String {
+        let mine = RGBA(try engine.render())
+        let surface = try peerRender()
+        defer { cairo_surface_destroy(surface) }
+        return try comparePictures(caluna: mine, peer: RGBA(cairoSurface: surface), peerName: Self.peer, tolerance: tolerance)
+    }
+}
+
+/// A new ARGB32 cairo surface for a peer to draw into.
+func cairoSurface(_ width: Double, _ height: Double) throws -> OpaquePointer {
+    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+          cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+        throw BenchmarkFailure("cairo: cannot create a \(Int(width))x\(Int(height)) surface")
+    }
+    return surface
+}

@@ -7,7 +7,7 @@ import CCairo
 /// Every layer is parallel to the screen, so each lands as a scaled
 /// rectangle. The peer is plain cairo filling the same projected rectangles
 /// back to front.
-final class PerspectiveGrid: Benchmark {
+final class PerspectiveGrid: CairoPeerBenchmark {
     static let name = "perspective-grid"
     static let peer = "cairo"
     static let width = 1024.0, height = 768.0, side = 10, size = 100.0, spacing = 150.0, distance = 500.0
@@ -46,18 +46,11 @@ final class PerspectiveGrid: Benchmark {
         return e
     }
 
-    func runCaluna() throws { _ = try engine.render() }
-
-    func runPeer() throws { cairo_surface_destroy(try peerRender()) }
-
     /// Plain cairo: the perspective divide by hand (w = 1 + 150·z/500 about
     /// the container's centre), one rectangle per layer, far to near.
     func peerRender() throws -> OpaquePointer {
         let g = PerspectiveGrid.self
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(g.width), Int32(g.height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw BenchmarkFailure("cairo: cannot create the surface")
-        }
+        let surface = try cairoSurface(g.width, g.height)
         let cr = cairo_create(surface)
         cairo_set_source_rgb(cr, 0, 0, 0)
         cairo_paint(cr)
@@ -76,13 +69,6 @@ final class PerspectiveGrid: Benchmark {
         }
         cairo_destroy(cr)
         return surface
-    }
-
-    func check() throws -> String {
-        let mine = RGBA(try engine.render())
-        let surface = try peerRender()
-        defer { cairo_surface_destroy(surface) }
-        return try comparePictures(caluna: mine, peer: RGBA(cairoSurface: surface), peerName: PerspectiveGrid.peer)
     }
 }
 

@@ -6,7 +6,7 @@ import CCairo
 /// the same colours in the same order. Positions are whole points (spread
 /// from −20 so some layers are clipped at the edges); one layer in eight is
 /// translucent (alpha 0.5…0.9).
-final class SolidLayers: Benchmark {
+final class SolidLayers: CairoPeerBenchmark {
     static let name = "solid-layers"
     static let peer = "cairo"
     static let count = 1000, width = 1280, height = 720, side = 40.0
@@ -36,17 +36,10 @@ final class SolidLayers: Benchmark {
         }
     }
 
-    func runCaluna() throws { _ = try engine.render() }
-
-    func runPeer() throws { cairo_surface_destroy(try peerRender()) }
-
     /// What a plain cairo program does for this scene; the caller destroys
     /// the surface.
     func peerRender() throws -> OpaquePointer {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(SolidLayers.width), Int32(SolidLayers.height)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw BenchmarkFailure("cairo: cannot create the surface")
-        }
+        let surface = try cairoSurface(Double(SolidLayers.width), Double(SolidLayers.height))
         let cr = cairo_create(surface)
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
@@ -57,12 +50,5 @@ final class SolidLayers: Benchmark {
         }
         cairo_destroy(cr)
         return surface
-    }
-
-    func check() throws -> String {
-        let mine = RGBA(try engine.render())
-        let surface = try peerRender()
-        defer { cairo_surface_destroy(surface) }
-        return try comparePictures(caluna: mine, peer: RGBA(cairoSurface: surface), peerName: SolidLayers.peer)
     }
 }

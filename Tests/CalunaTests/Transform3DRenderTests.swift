@@ -117,6 +117,17 @@ private func canvas(_ w: Double, _ h: Double, _ color: Color = uiWhite) throws -
     #expect(ProjectiveClipping.signedArea(Rect(0, 0, 2, 3).corners) == 12)
 }
 
+/// Listing 5.9's six face transforms for a cube of half-size `r` (rotate
+/// first, then translate: row-vector order).
+private func cubeFaces(_ r: Double) -> [Transform3D] {
+    [Transform3D.translation(0, 0, r),
+     Transform3D.translation(r, 0, 0).rotated(.pi / 2, 0, 1, 0),
+     Transform3D.translation(0, -r, 0).rotated(.pi / 2, 1, 0, 0),
+     Transform3D.translation(0, r, 0).rotated(-.pi / 2, 1, 0, 0),
+     Transform3D.translation(-r, 0, 0).rotated(-.pi / 2, 0, 1, 0),
+     Transform3D.translation(0, 0, -r).rotated(.pi, 0, 1, 0)]
+}
+
 /// Listing 5.9's cube in a 400×400 container with the camera turned.
 private func cube(doubleSided: Bool, camera: Bool) throws -> (Engine, Layer, [Layer]) {
     let e = try canvas(400, 400, .black)
@@ -124,16 +135,8 @@ private func cube(doubleSided: Bool, camera: Bool) throws -> (Engine, Layer, [La
     var p = perspective(500)
     if camera { p = p.rotated(-.pi / 4, 1, 0, 0).rotated(-.pi / 4, 0, 1, 0) }
     c.sublayerTransform = p
-    let transforms = [
-        Transform3D.translation(0, 0, 100),
-        Transform3D.translation(100, 0, 0).rotated(.pi / 2, 0, 1, 0),
-        Transform3D.translation(0, -100, 0).rotated(.pi / 2, 1, 0, 0),
-        Transform3D.translation(0, 100, 0).rotated(-.pi / 2, 1, 0, 0),
-        Transform3D.translation(-100, 0, 0).rotated(-.pi / 2, 0, 1, 0),
-        Transform3D.translation(0, 0, -100).rotated(.pi, 0, 1, 0),
-    ]
     var faces: [Layer] = []
-    for (i, t) in transforms.enumerated() {
+    for (i, t) in cubeFaces(100).enumerated() {
         let f = try addLayer(e, to: c, frame: Rect(100, 100, 200, 200), color: faceColors[i])
         f.transform = t
         f.doubleSided = doubleSided
@@ -277,15 +280,7 @@ private let faceRGBA = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255), RGBA(
         cube.transform = Transform3D.translation(-100, 0, 0)
     }
     try c.addSublayer(cube)
-    let transforms = [
-        Transform3D.translation(0, 0, 50),
-        Transform3D.translation(50, 0, 0).rotated(.pi / 2, 0, 1, 0),
-        Transform3D.translation(0, -50, 0).rotated(.pi / 2, 1, 0, 0),
-        Transform3D.translation(0, 50, 0).rotated(-.pi / 2, 1, 0, 0),
-        Transform3D.translation(-50, 0, 0).rotated(-.pi / 2, 0, 1, 0),
-        Transform3D.translation(0, 0, -50).rotated(.pi, 0, 1, 0),
-    ]
-    for (i, t) in transforms.enumerated() {
+    for (i, t) in cubeFaces(50).enumerated() {
         let f = try addLayer(e, to: cube, frame: Rect(-50, -50, 100, 100), color: faceColors[i])
         f.transform = t
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pixels.h"
 #include "scene.h"
 
 /* ---------------------------------------------------------------------------------------- */
@@ -50,31 +51,6 @@ static caluna_layer add_layer(caluna_engine *e, caluna_layer parent, double x, d
     return l;
 }
 
-/* The last render, RGBA8 straight. */
-static uint8_t *pixels = NULL;
-static int32_t pw = 0, ph = 0;
-
-static caluna_status render(caluna_engine *e) {
-    caluna_engine_pixel_size(e, &pw, &ph);
-    free(pixels);
-    pixels = (uint8_t *)calloc((size_t)pw * (size_t)ph, 4);
-    caluna_status s = caluna_render(e, pixels, (size_t)pw * (size_t)ph * 4, pw, ph, pw * 4, CALUNA_RGBA8_STRAIGHT);
-    if (s != CALUNA_OK) printf("      (render: %s: %s)\n", caluna_status_name(s), caluna_last_error(e));
-    return s;
-}
-
-static const uint8_t *px(int x, int y) {
-    static const uint8_t none[4] = { 1, 2, 3, 4 };
-    if (x < 0 || y < 0 || x >= pw || y >= ph) return none;
-    return pixels + ((size_t)y * (size_t)pw + (size_t)x) * 4;
-}
-
-/* Pixel (x, y) is rgb (0xRRGGBB, opaque) within ±tol per channel. */
-static int is_rgb(int x, int y, uint32_t rgb, int tol) {
-    const uint8_t *p = px(x, y);
-    int r = (int)(rgb >> 16) & 255, g = (int)(rgb >> 8) & 255, b = (int)rgb & 255;
-    return abs(p[0] - r) <= tol && abs(p[1] - g) <= tol && abs(p[2] - b) <= tol && p[3] == 255;
-}
 
 #define PIXEL(x, y, rgb) CHECK(is_rgb((x), (y), (rgb), 3), "pixel (%d, %d) is %06x (got %d %d %d %d)", (x), (y), \
                                (unsigned)(rgb), px((x), (y))[0], px((x), (y))[1], px((x), (y))[2], px((x), (y))[3])

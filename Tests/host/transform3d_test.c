@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pixels.h"
 #include "scene.h"
 
 static const double PI = 3.14159265358979323846;
@@ -60,30 +61,6 @@ static void set_or_say(caluna_engine *e, caluna_layer l, const char *key, caluna
 
 static caluna_value rgb(uint32_t c) { return caluna_color_rgb(c, 1); }
 
-/* The last render, RGBA8 straight. */
-static uint8_t *pixels = NULL;
-static int32_t pw = 0, ph = 0;
-
-static caluna_status render(caluna_engine *e) {
-    caluna_engine_pixel_size(e, &pw, &ph);
-    free(pixels);
-    pixels = (uint8_t *)calloc((size_t)pw * (size_t)ph, 4);
-    caluna_status s = caluna_render(e, pixels, (size_t)pw * (size_t)ph * 4, pw, ph, pw * 4, CALUNA_RGBA8_STRAIGHT);
-    if (s != CALUNA_OK) printf("      (render: %s: %s)\n", caluna_status_name(s), caluna_last_error(e));
-    return s;
-}
-
-static const uint8_t *px(int x, int y) {
-    static const uint8_t none[4] = { 1, 2, 3, 4 };
-    if (x < 0 || y < 0 || x >= pw || y >= ph) return none;
-    return pixels + ((size_t)y * (size_t)pw + (size_t)x) * 4;
-}
-
-static int is_rgb(int x, int y, uint32_t c, int tol) {
-    const uint8_t *p = px(x, y);
-    int r = (int)(c >> 16) & 255, g = (int)(c >> 8) & 255, b = (int)c & 255;
-    return abs(p[0] - r) <= tol && abs(p[1] - g) <= tol && abs(p[2] - b) <= tol && p[3] == 255;
-}
 
 #define PIXEL(x, y, c, what) CHECK(is_rgb((x), (y), (c), 3), "%s: pixel (%d, %d) is %06x (got %d %d %d %d)", (what), \
                                    (x), (y), (unsigned)(c), px((x), (y))[0], px((x), (y))[1], px((x), (y))[2], \
