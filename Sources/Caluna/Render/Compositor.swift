@@ -51,13 +51,11 @@ struct Compositor {
 
     /// Draws `layer` placed in the current space by the affine map `m`.
     mutating func draw(_ layer: Layer, placedBy m: AffineTransform, inheritedOpacity: Double) throws {
-        let opacity = min(max(layer.opacity, 0), 1)
+        let opacity = layer.drawnOpacity
         guard opacity > 0 else { return }
         // A degenerate (edge-on or zero-scale) layer draws nothing.
         guard m.a * m.d - m.b * m.c != 0 else { return }
-        guard depth < 2 * Layer.maximumTreeDepth else {
-            throw CalunaError(.treeError, "render: masks nest deeper than \(2 * Layer.maximumTreeDepth) levels")
-        }
+        try checkNesting()
         let b = layer.bounds
         let alpha = inheritedOpacity * opacity
 
@@ -183,13 +181,28 @@ struct Compositor {
     /// The background colour over `rect` (current space). Antialiasing stays
     /// at cairo's default except around layers that turn it off.
     mutating func fillBackground(_ layer: Layer, _ rect: Rect, alpha: Double) {
-        guard let bg = layer.backgroundColor?.clamped, bg.alpha > 0, !rect.isEmpty else { return }
+        guard !rect.isEmpty else { return }
+        fillBackground(layer, alpha: alpha) {
+            cairo_rectangle($0, rect.origin.x, rect.origin.y, rect.size.width, rect.size.height)
+        }
+    }
+
+    /// The background colour over the shape `addPath` adds (current space).
+    mutating func fillBackground(_ layer: Layer, alpha: Double, addPath: (OpaquePointer) -> Void) {
+        guard let bg = layer.backgroundColor?.clamped, bg.alpha > 0 else { return }
         if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE) }
         cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha * alpha)
-        cairo_rectangle(cr, rect.origin.x, rect.origin.y, rect.size.width, rect.size.height)
+        addPath(cr)
         cairo_fill(cr)
         if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT) }
         stats.layersDrawn += 1
+    }
+
+    /// Masks and projected layers recurse outside the tree-depth limit.
+    func checkNesting() throws {
+        guard depth < 2 * Layer.maximumTreeDepth else {
+            throw CalunaError(.treeError, "render: masks nest deeper than \(2 * Layer.maximumTreeDepth) levels")
+        }
     }
 
     /// Starts an offscreen group bounded by the current clip, counting it.
@@ -203,6 +216,9 @@ struct Compositor {
 }
 
 extension Layer {
+    /// The opacity as drawn: clamped to 0…1.
+    var drawnOpacity: Double { min(max(opacity, 0), 1) }
+
     /// Nothing but (at most) a background rectangle: the leaf fast path.
     var drawsOnlyBackground: Bool {
         contents == nil && borderWidth <= 0 && !castsShadow && maskLayer == nil && !shouldRasterize

@@ -43,16 +43,15 @@ extension Compositor {
             throw CalunaError(.treeError, "render: transform layers nest deeper than \(Layer.maximumTreeDepth) levels")
         }
         for sub in layers {
-            guard !sub.hidden else { stats.layersVisited += 1; continue }
+            stats.layersVisited += 1
+            guard !sub.hidden else { continue }
             let m = sub.geometryTransform.concatenating(outer)
             if sub.kind.preservesDepth {
-                stats.layersVisited += 1
-                let o = min(max(sub.opacity, 0), 1)
+                let o = sub.drawnOpacity
                 guard o > 0 else { continue }
                 try collect(sub.sublayersInDrawingOrder, outer: sub.sublayerSpaceTransform.concatenating(m),
                             opacity: opacity * o, into: &members, level: level + 1)
             } else {
-                stats.layersVisited += 1
                 members.append(ContextLayer(layer: sub, matrix: m, opacity: opacity, depth: Compositor.depth(of: sub.bounds, m)))
             }
         }
@@ -82,18 +81,18 @@ extension Compositor {
     /// Draws `layer` (its whole flattened subtree) through the projective
     /// `placement` (layer plane → current user space).
     mutating func drawProjected(_ layer: Layer, _ placement: PlaneProjection, inheritedOpacity: Double) throws {
-        let opacity = min(max(layer.opacity, 0), 1)
+        let opacity = layer.drawnOpacity
         guard opacity > 0 else { return }
-        guard depth < 2 * Layer.maximumTreeDepth else {
-            throw CalunaError(.treeError, "render: masks nest deeper than \(2 * Layer.maximumTreeDepth) levels")
-        }
+        try checkNesting()
         let alpha = inheritedOpacity * opacity
         var user = cairo_matrix_t()
         cairo_get_matrix(cr, &user)
         let toDevice = placement.concatenating(PlaneProjection(
             m11: user.xx, m12: user.yx, m14: 0, m21: user.xy, m22: user.yy, m24: 0, m41: user.x0, m42: user.y0, m44: 1))
         guard let clip = deviceClip() else { return }
-        let extent = layer.kind.preservesDepth ? (visualExtent(of: layer) ?? .zero) : (visualExtent(of: layer) ?? layer.bounds)
+        // Unbounded (a sublayer reaches the eye's plane): the layer's own
+        // bounds; a transform layer has nothing of its own to fall back on.
+        let extent = visualExtent(of: layer) ?? (layer.kind.preservesDepth ? .zero : layer.bounds)
         guard !extent.isEmpty else { return }
         let visible = ProjectiveClipping.project(extent.corners, through: toDevice, within: clip.insetBy(-2, -2))
         guard visible.points.count >= 3, ProjectiveClipping.signedArea(visible.points) != 0 else { return }
@@ -103,13 +102,7 @@ extension Compositor {
         cairo_identity_matrix(cr)
         // A plain coloured rectangle is exactly its projected polygon.
         if layer.sublayers.isEmpty, layer.transitionFrame == nil, layer.kind == .layer, layer.drawsOnlyBackground {
-            guard let bg = layer.backgroundColor?.clamped, bg.alpha > 0 else { return }
-            if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE) }
-            cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha * alpha)
-            addPolygon(visible.points)
-            cairo_fill(cr)
-            cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
-            stats.layersDrawn += 1
+            fillBackground(layer, alpha: alpha) { Compositor.addPolygon($0, visible.points) }
             return
         }
         guard let fromDevice = toDevice.inverted() else { return }
@@ -152,7 +145,7 @@ extension Compositor {
         // Only the projected polygon is valid: far outside it pixman's
         // fixed-point source coordinates overflow. One pixel of margin keeps
         // the filtered edge.
-        addPolygon(Compositor.grow(visible.points, by: 1))
+        Compositor.addPolygon(cr, Compositor.grow(visible.points, by: 1))
         cairo_set_source_surface(cr, target.surface, x0, y0)
         if alpha >= 1 {
             cairo_fill(cr)
@@ -219,7 +212,7 @@ extension Compositor {
                                         cairo_image_surface_get_stride(image.surface))
     }
 
-    func addPolygon(_ points: [Point]) {
+    static func addPolygon(_ cr: OpaquePointer, _ points: [Point]) {
         guard let first = points.first else { return }
         cairo_move_to(cr, first.x, first.y)
         for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }

@@ -36,7 +36,7 @@ extension Compositor {
     /// A layer as the root of a drawing, in its bounds space.
     mutating func drawStandalone(_ layer: Layer) throws {
         stats.layersVisited += 1
-        let opacity = min(max(layer.opacity, 0), 1)
+        let opacity = layer.drawnOpacity
         guard !layer.hidden, opacity > 0 else { return }
         try drawBody(layer, alpha: opacity, asGroup: opacity < 1 && layer.drawsOverlappingParts && layer.allowsGroupOpacity)
     }
