@@ -43,6 +43,8 @@ public final class Engine {
     var physicsWorlds: [PhysicsWorld] = []
     /// True while the engine runs a frame (callbacks may not step or render).
     var runningFrame = false
+    /// Queued input, handlers on the engine, pointers being tracked (Events/).
+    public let input = InputState()
 
     /// CATransaction's stack (Transaction.swift).
     public let transaction = TransactionStack()

@@ -14,6 +14,8 @@ final class LuaBinding: LayerDelegate {
     let mainState: OpaquePointer
     /// Set while the Lua state closes: references are no longer released.
     var closing = false
+    /// The next slot for a layer handler's function (LuaEvents).
+    var nextHandlerSlot: lua_Integer = 1
     /// Layer callbacks a script may set, by name (the overrides a subclass
     /// would make; `delegate` holds an object instead).
     static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey", "draw"]

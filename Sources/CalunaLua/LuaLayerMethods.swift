@@ -8,6 +8,8 @@ enum LuaLayerMethods {
     static func add(to L: OpaquePointer) {
         LuaLayerAnimations.add(to: L)
         LuaLayerDisplay.add(to: L)
+        L.setFunction(-1, "on", LuaEvents.layerOn)
+        L.setFunction(-1, "off", LuaEvents.layerOff)
         L.setFunction(-1, "addSublayer", { L in protect(L) { L in
             let a = Args(L: L, api: "Layer:addSublayer")
             let parent = try LuaLayerMethods.arg(a, 1), child = try LuaLayerMethods.arg(a, 2)

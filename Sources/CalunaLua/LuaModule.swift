@@ -18,6 +18,7 @@ enum LuaModule {
         LuaFrameCallbacks.register(L)
         LuaTransaction.registerNull(L)
         LuaPhysics.register(L)
+        LuaEvents.register(L)
 
         calu_newtable(L)
         L.push(calunaVersion); L.setField(-2, "version")
@@ -37,6 +38,31 @@ enum LuaModule {
         L.setFunction(-1, "displayLink", LuaFrameCallbacks.displayLink)
         L.setFunction(-1, "after", { L in LuaFrameCallbacks.timer(L, "ca.after", repeats: false) })
         L.setFunction(-1, "every", { L in LuaFrameCallbacks.timer(L, "ca.every", repeats: true) })
+        L.setFunction(-1, "on", LuaEvents.on)
+        L.setFunction(-1, "send", LuaEvents.send)
+        L.setFunction(-1, "loadEvents", LuaEvents.loadEvents)
+        L.setFunction(-1, "pendingEvents", { L in protect(L) { L in
+            lua_pushinteger(L, lua_Integer(try LuaBinding.of(L).engine.input.pendingCount)); return 1
+        } })
+        L.setFunction(-1, "hitLayer", { L in protect(L) { L in
+            let a = Args(L: L, api: "ca.hitLayer")
+            let b = try LuaBinding.of(L)
+            LuaLayer.pushOptional(L, b.engine.hitLayer(at: try LuaLayerMethods.point(a, 1)), binding: b)
+            return 1
+        } })
+        L.setFunction(-1, "hitTestTree", { L in protect(L) { L in
+            let a = Args(L: L, api: "ca.hitTestTree")
+            let e = try LuaBinding.of(L).engine
+            if !a.isNil(1) {
+                switch try a.string(1) {
+                case "presentation": e.hitTestsPresentation = true
+                case "model": e.hitTestsPresentation = false
+                case let s: throw CalunaError.invalid("ca.hitTestTree: \"presentation\" or \"model\" (got \"\(s)\")")
+                }
+            }
+            L.push(e.hitTestsPresentation ? "presentation" : "model")
+            return 1
+        } })
         L.setFunction(-1, "flush", { L in protect(L) { L in
             try LuaModule.runEngine(L) { try $0.flush() }
             return 0

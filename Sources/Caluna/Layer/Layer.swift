@@ -177,6 +177,9 @@ public final class Layer {
     var rasterCache: RasterCache? = nil
     /// On a presentation layer: the transition shown now (Transition.swift).
     var transitionFrame: TransitionFrame? = nil
+    /// Input handlers on this (model) layer, in the order they were added
+    /// (EventDispatch.swift).
+    var eventHandlers: [EventHandler] = []
 
     public init(engine: Engine?, kind: LayerKind = .layer) {
         self.engine = engine

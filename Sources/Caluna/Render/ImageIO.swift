@@ -37,8 +37,8 @@ extension Image {
     }
 
     /// The whole file, with the OS's reason when it cannot be read.
-    static func readFile(_ path: String) throws -> [UInt8] {
-        func fail(_ why: String) -> CalunaError { CalunaError(.ioError, "cannot read image '\(path)': \(why)") }
+    static func readFile(_ path: String, what: String = "image", maximumSize: Int = maximumFileSize) throws -> [UInt8] {
+        func fail(_ why: String) -> CalunaError { CalunaError(.ioError, "cannot read \(what) '\(path)': \(why)") }
         func reason(_ e: Int32) -> String { e == ENOENT ? "no such file" : String(cString: strerror(e)) }
         // O_NONBLOCK: opening a FIFO must not hang; it is refused below.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -50,7 +50,7 @@ extension Image {
             throw fail(st.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "not a regular file")
         }
         guard let size = Int(exactly: st.st_size), size > 0 else { throw fail("the file is empty") }
-        guard size <= maximumFileSize else { throw fail("the file is larger than \(maximumFileSize >> 20) MiB") }
+        guard size <= maximumSize else { throw fail("the file is larger than \(maximumSize >> 20) MiB") }
         var bytes = [UInt8](repeating: 0, count: size)
         let got = try bytes.withUnsafeMutableBytes { buf -> Int in
             guard let base = buf.baseAddress else { return 0 }

@@ -38,13 +38,35 @@ extension Engine {
         runningFrame = true
         defer { runningFrame = false }
         var errors = FirstError()
+        let start = clock.ticks
         errors.run { try takeActionError() }
         settle(&errors)
-        while let t = nextEventTick(before: target) {
-            moveClock(toTick: t)
+        // Input sent for now (or late) is handled before the clock moves.
+        if !input.queue.isEmpty {
+            deliverDueInput(&errors)
             settle(&errors)
         }
-        let start = clock.ticks
+        var inputInstants = 0
+        while true {
+            let animationTick = nextEventTick(before: target)
+            if let t = nextInputTick(upTo: target), animationTick.map({ t <= $0 }) ?? true {
+                // Input is handled at its own time: physics catches up first,
+                // and what the handlers change is committed at that time, so
+                // scripted input gives the same frames whatever the step size.
+                inputInstants += 1
+                moveClock(toTick: inputInstants > InputState.maximumInstantsPerStep ? target : t)
+                stepPhysics(&errors)
+                settle(&errors)
+                deliverDueInput(&errors)
+                settle(&errors)
+                if inputInstants > InputState.maximumInstantsPerStep { break }
+            } else if let t = animationTick {
+                moveClock(toTick: t)
+                settle(&errors)
+            } else {
+                break
+            }
+        }
         moveClock(toTick: target)
         fireFrameCallbacks(from: start, &errors)
         stepPhysics(&errors)
@@ -54,7 +76,7 @@ extension Engine {
 
     /// Layout, commit, evaluate, deliver — until callbacks stop changing
     /// things (bounded, so a callback that always adds work cannot hang).
-    private func settle(_ errors: inout FirstError) {
+    func settle(_ errors: inout FirstError) {
         for _ in 0..<16 {
             errors.run { try root.layoutIfNeeded() }
             if transaction.depth == 0 { errors.run { try displayPass() } }

@@ -1,0 +1,82 @@
+/// The engine's input state: events waiting for their time, the handlers on
+/// the engine, and the pointers that are down.
+public final class InputState {
+    struct Queued {
+        let tick: Int64
+        let sequence: Int
+        let event: InputEvent
+    }
+    /// Sorted by (tick, sequence): time order, then the order they were sent.
+    var queue: [Queued] = []
+    var nextSequence = 0
+    /// Handlers on the engine (ca.on), in the order they were added.
+    var handlers: [EventHandler] = []
+    /// Pointers that are down, by id (the layer they went down on, gestures).
+    var pointers: [Int64: PointerTrack] = [:]
+    /// Hit-test the presentation tree (what is on screen, the default) or
+    /// the model tree.
+    public var hitTestsPresentation = true
+
+    /// At most this many events wait at once (a runaway script or host
+    /// gets an error, not an unbounded queue).
+    public static let maximumQueued = 100_000
+    /// Instants with input a single step visits before it delivers the rest
+    /// at its end (a handler that keeps sending events cannot hang a step).
+    static let maximumInstantsPerStep = 10_000
+
+    /// The number of events waiting for delivery.
+    public var pendingCount: Int { queue.count }
+}
+
+extension Engine {
+    /// Queues an input event for delivery by a later step, at `time` (media
+    /// seconds; nil: now). An event whose time has passed is delivered at the
+    /// start of the next step. Events of one time are delivered in the order
+    /// they were sent.
+    public func send(_ event: InputEvent, at time: Double? = nil) throws {
+        try event.validate()
+        var tick = clock.ticks
+        if let time {
+            tick = max(try Clock.ticks(for: time, what: "\(event.name) event"), clock.ticks)
+        }
+        guard input.queue.count < InputState.maximumQueued else {
+            throw CalunaError.invalid("\(event.name): \(InputState.maximumQueued) events are already waiting; step the engine to deliver them")
+        }
+        var e = event
+        e.time = Clock.seconds(ticks: tick)
+        let q = InputState.Queued(tick: tick, sequence: input.nextSequence, event: e)
+        input.nextSequence += 1
+        // Binary search for the first entry after (tick, sequence).
+        var lo = 0, hi = input.queue.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if input.queue[mid].tick <= tick { lo = mid + 1 } else { hi = mid }
+        }
+        input.queue.insert(q, at: lo)
+    }
+
+    /// Hit-test the presentation tree (true, the default: where layers are
+    /// seen) or the model tree (where they are going).
+    public var hitTestsPresentation: Bool {
+        get { input.hitTestsPresentation }
+        set { input.hitTestsPresentation = newValue }
+    }
+
+    /// The tick of the first queued event after the current time and no
+    /// later than `target`, or nil.
+    func nextInputTick(upTo target: Int64) -> Int64? {
+        guard let first = input.queue.first(where: { $0.tick > clock.ticks }) else { return nil }
+        return first.tick <= target ? first.tick : nil
+    }
+
+    /// Delivers the events due by now that were queued before this call
+    /// (events handlers send for "now" wait for the next step).
+    func deliverDueInput(_ errors: inout FirstError) {
+        let now = clock.ticks
+        let limit = input.nextSequence
+        while let i = input.queue.firstIndex(where: { $0.tick <= now && $0.sequence < limit }) {
+            let q = input.queue.remove(at: i)
+            deliver(q.event, &errors)
+        }
+    }
+}
