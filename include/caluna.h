@@ -113,8 +113,12 @@ extern "C" {
  *         caluna_shape_*, caluna_constraint_*, caluna_arbiter_*, caluna_collision_type_named).
  *    1.5  transforms: CATransform3D and CGAffineTransform math (caluna_transform3d_*,
  *         caluna_affine_*), layer classes (caluna_layer_create_class, CATransformLayer), the
- *         sublayerTransform and doubleSided properties, perspective rendering. */
-#define CALUNA_ABI_MINOR_VERSION 5
+ *         sublayerTransform and doubleSided properties, perspective rendering.
+ *    1.6  input: pointer, key, tilt, resize and custom events (caluna_send_*), scripted
+ *         input (caluna_send_json, caluna_load_events), handlers on the engine and on
+ *         layers (caluna_on, caluna_layer_on, caluna_off) with hit testing, bubbling,
+ *         pointer capture and the tap and pan gestures. */
+#define CALUNA_ABI_MINOR_VERSION 6
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -2666,6 +2670,178 @@ caluna_status caluna_affine_apply_point(const double t[6], double x, double y, d
 /** CGRectApplyAffineTransform: out = {x, y, width, height} of the axis-aligned bounding box of
  *  the four transformed corners of r = {x, y, width, height} (a negative size is allowed). */
 caluna_status caluna_affine_apply_rect(const double t[6], const double r[4], double out[4]);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Input events (ABI 1.6)                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * The host feeds input; scenes react through handlers. The model:
+ *
+ *  - Every event is stamped with a media time (seconds on the engine's virtual clock) and
+ *    queued. caluna_engine_step / caluna_engine_advance deliver queued events in time order
+ *    (ties: the order they were sent), each AT ITS OWN TIME: the clock stops there, physics
+ *    catches up, the handlers run inside the frame's implicit transaction and what they
+ *    change is committed at that time. Scripted input therefore gives the same frames
+ *    whatever the step size. CALUNA_NOW (or any time already passed) means "at the start of
+ *    the next step". Within one instant, input comes before timers and display links.
+ *  - Pointer positions are in points in the output's coordinates (the root layer's
+ *    superlayer space: y down, origin top left), like a window's.
+ *  - Pointer events are hit-tested (CALayer hitTest:) on the presentation tree — where the
+ *    layers are seen — unless caluna_set_hit_test_tree selects the model tree. A pointer's
+ *    moves, up and cancel go to the layer it went down on (capture, like UIKit's touches),
+ *    until caluna_pointer_capture moves or releases it. Moves of a pointer that is not down
+ *    (hover) are hit-tested each time.
+ *  - Handlers on the hit layer run first, then those of its superlayers in turn (bubbling),
+ *    then the handlers on the engine (caluna_on). Handlers of one layer run in the order
+ *    they were added. A handler that returns non-zero consumes the event: no later handler
+ *    sees it. Key, tilt, resize and custom events go to the engine's handlers only.
+ *  - Gestures: after a pointer's own events, the engine sends "tap" (down and up of the
+ *    same pointer that never moved more than 10 points) and "pan" (once it moved more than
+ *    10 points: phase BEGAN, CHANGED on each move, ENDED on up, CANCELLED on cancel;
+ *    translation from the down point, or from caluna_pan_set_translation; velocity from
+ *    the last two moves with different times, points per second) from the layer the
+ *    pointer went down on, bubbling like pointer events.
+ *  - A "resize" event resizes the output when delivered (as caluna_engine_set_size), then
+ *    runs its handlers; render into a buffer of the new caluna_engine_pixel_size after it.
+ *  - Handlers are callbacks like display links (see "Display links and timers"): they run
+ *    inside the step, may call the engine (not step, render, load …), and must return.
+ */
+
+/** Event kinds, as delivered in caluna_event.type. Names (for caluna_on / caluna_layer_on
+ *  and scripted input) in comments. */
+typedef enum caluna_event_type {
+    CALUNA_EVENT_POINTER_DOWN = 1,   /* "pointerdown" */
+    CALUNA_EVENT_POINTER_MOVE = 2,   /* "pointermove" */
+    CALUNA_EVENT_POINTER_UP = 3,     /* "pointerup" */
+    CALUNA_EVENT_POINTER_CANCEL = 4, /* "pointercancel" */
+    CALUNA_EVENT_KEY_DOWN = 5,       /* "keydown" */
+    CALUNA_EVENT_KEY_UP = 6,         /* "keyup" */
+    CALUNA_EVENT_TILT = 7,           /* "tilt" */
+    CALUNA_EVENT_RESIZE = 8,         /* "resize" */
+    CALUNA_EVENT_CUSTOM = 9,         /* handled by its own name */
+    CALUNA_EVENT_TAP = 10,           /* "tap" (recognised, never sent) */
+    CALUNA_EVENT_PAN = 11            /* "pan" (recognised, never sent) */
+} caluna_event_type;
+
+/** A pan's phase (UIGestureRecognizerState). */
+typedef enum caluna_pan_phase {
+    CALUNA_PAN_NONE = 0, CALUNA_PAN_BEGAN = 1, CALUNA_PAN_CHANGED = 2, CALUNA_PAN_ENDED = 3,
+    CALUNA_PAN_CANCELLED = 4
+} caluna_pan_phase;
+
+/** Modifier bits (caluna_event.modifiers and the senders' `modifiers`). */
+#define CALUNA_MOD_SHIFT   1u
+#define CALUNA_MOD_CONTROL 2u
+#define CALUNA_MOD_ALT     4u
+#define CALUNA_MOD_META    8u
+
+/** Pointer button bits: primary 1, secondary 2, middle 4. */
+#define CALUNA_BUTTON_PRIMARY   1
+#define CALUNA_BUTTON_SECONDARY 2
+#define CALUNA_BUTTON_MIDDLE    4
+
+/** An event's time meaning "now": delivered at the start of the next step. */
+#define CALUNA_NOW (-1.0)
+
+/** The event a handler receives; valid only during the callback (copy what you keep).
+ *  Fields that do not apply to the kind are 0 / NULL. */
+typedef struct caluna_event {
+    int32_t type;               /* caluna_event_type */
+    int32_t phase;              /* caluna_pan_phase (pan only) */
+    double time;                /* media seconds the event happened at */
+    int64_t pointer_id;         /* pointer, tap and pan */
+    double x, y;                /* pointer position, output coordinates in points */
+    int32_t buttons;            /* CALUNA_BUTTON_* bits held */
+    uint32_t modifiers;         /* CALUNA_MOD_* bits (pointer and key events) */
+    double tilt_x, tilt_y, tilt_z;           /* tilt: the accelerometer vector, in g */
+    double width, height, scale;             /* resize: the new output size and scale */
+    double translation_x, translation_y;     /* pan: translation in points */
+    double velocity_x, velocity_y;           /* pan: velocity in points per second */
+    caluna_layer target;        /* the hit layer (model tree), 0 if none */
+    caluna_layer current_target;/* the layer whose handler runs, 0 for engine handlers */
+    const char *name;           /* the event's name: "tap", "keydown", a custom name … */
+    const char *key;            /* key events: the key's name ("a", "Left", "Return") */
+    const char *text;           /* key events: the text it types ("" if none) */
+    const char *payload_json;   /* custom events: the data as JSON text ("null" if none) */
+} caluna_event;
+
+/* The library writes caluna_event with this exact layout (LP64). */
+typedef char caluna_event_layout_check_[(sizeof(caluna_event) == 176 && offsetof(caluna_event, target) == 128 && offsetof(caluna_event, payload_json) == 168) ? 1 : -1];
+
+/** A handler id (0 = none). */
+typedef uint64_t caluna_handler;
+
+/** A handler: return non-zero to consume the event (no later handler sees it). */
+typedef int32_t (*caluna_event_callback)(caluna_engine *e, const caluna_event *event, void *user);
+
+/** Sends a pointer event: type is CALUNA_EVENT_POINTER_DOWN … _CANCEL; (x, y) in points,
+ *  output coordinates (finite, |v| ≤ 1e9); buttons CALUNA_BUTTON_* bits (16 bits);
+ *  modifiers CALUNA_MOD_* bits; time in media seconds or CALUNA_NOW. Status: OK;
+ *  INVALID_ARGUMENT (a type that is not a pointer type, NaN, a negative time other than
+ *  CALUNA_NOW, unknown modifier bits, more than 100000 events waiting). */
+caluna_status caluna_send_pointer(caluna_engine *e, int32_t type, int64_t pointer_id, double x, double y,
+                                  int32_t buttons, uint32_t modifiers, double time);
+
+/** Sends CALUNA_EVENT_KEY_DOWN or _KEY_UP: key is the key's name (1–64 bytes of UTF-8, e.g.
+ *  "a", "Left", "Return", "Escape"), text what it types (NULL or "" for none). */
+caluna_status caluna_send_key(caluna_engine *e, int32_t type, const char *key, const char *text,
+                              uint32_t modifiers, double time);
+
+/** Sends a tilt (the accelerometer vector in g, as UIAcceleration: x to the right, y up,
+ *  z out of the screen). Scenes map it to what they like (listing 11.4: gravity). */
+caluna_status caluna_send_tilt(caluna_engine *e, double x, double y, double z, double time);
+
+/** Sends a resize of the output to width × height points at `scale` pixels per point (0
+ *  keeps the scale). Checked now as caluna_engine_set_size checks; applied when delivered. */
+caluna_status caluna_send_resize(caluna_engine *e, double width, double height, double scale, double time);
+
+/** Sends a named custom event: name is 1–128 bytes, not a built-in name; payload_json is
+ *  JSON text (NULL: null), at most 32 levels deep. */
+caluna_status caluna_send_custom(caluna_engine *e, const char *name, const char *payload_json, double time);
+
+/** Sends the events one JSON object describes, the scripted-input form shared with
+ *  `caluna run --events` and Lua's ca.send: {"type": …, "time": …, …} with the fields of
+ *  docs/lua.md ("Events"), including the shorthands "tap" (down + up) and "drag" (down,
+ *  evenly spaced moves, up). Nothing is queued when the object is invalid. */
+caluna_status caluna_send_json(caluna_engine *e, const char *json);
+
+/** Queues every event of a JSON Lines file (one object per line as caluna_send_json; blank
+ *  lines and lines starting with # are skipped); *count (may be NULL) receives how many.
+ *  All or nothing: an invalid line fails with its "path:line:" in the message and queues
+ *  nothing. Status: OK; IO_ERROR; INVALID_ARGUMENT; UNKNOWN_KEY; TYPE_MISMATCH. */
+caluna_status caluna_load_events(caluna_engine *e, const char *path, int32_t *count);
+
+/** How many events wait for delivery. */
+caluna_status caluna_pending_event_count(caluna_engine *e, int32_t *out);
+
+/** Adds a handler on the engine for events named `name` (a built-in name or a custom
+ *  event's name; a built-in name in the wrong case is UNKNOWN_KEY). */
+caluna_status caluna_on(caluna_engine *e, const char *name, caluna_event_callback callback, void *user,
+                        caluna_handler *out);
+
+/** Adds a handler on a layer for "pointerdown", "pointermove", "pointerup",
+ *  "pointercancel", "tap" or "pan" (others: UNKNOWN_KEY). It runs when the layer or one of
+ *  its sublayers is the target. The handler lives as long as the layer. */
+caluna_status caluna_layer_on(caluna_engine *e, caluna_layer layer, const char *name,
+                              caluna_event_callback callback, void *user, caluna_handler *out);
+
+/** Removes a handler; its id goes stale. Status: OK; STALE_HANDLE. */
+caluna_status caluna_off(caluna_engine *e, caluna_handler handler);
+
+/** Selects the tree pointer events are hit-tested in: 1 the presentation tree (default,
+ *  where layers are seen), 0 the model tree (where they are going). */
+caluna_status caluna_set_hit_test_tree(caluna_engine *e, int32_t presentation);
+
+/** The model layer a pointer at (x, y) would hit now, 0 if none. */
+caluna_status caluna_hit_layer(caluna_engine *e, double x, double y, caluna_layer *out);
+
+/** UIPanGestureRecognizer setTranslation: the pan of pointer_id reports (x, y) at its
+ *  current position from now on. INVALID_ARGUMENT when that pointer is not panning. */
+caluna_status caluna_pan_set_translation(caluna_engine *e, int64_t pointer_id, double x, double y);
+
+/** Sends the rest of pointer_id's events to `layer` until it goes up (0: release it; its
+ *  events are hit-tested where they happen). INVALID_ARGUMENT when it is not down. */
+caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, caluna_layer layer);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -20,6 +20,7 @@ final class ExternalTable {
     enum Kind: UInt64 {
         case image = 4, context = 5
         case world = 6, body = 7, shape = 8, constraint = 9, arbiter = 10
+        case eventHandler = 11
 
         var name: String {
             switch self {
@@ -30,6 +31,7 @@ final class ExternalTable {
             case .shape: return "shape"
             case .constraint: return "constraint"
             case .arbiter: return "arbiter"
+            case .eventHandler: return "event handler"
             }
         }
 
@@ -47,6 +49,7 @@ final class ExternalTable {
             case .context: return "a context is valid only inside the draw callback that received it"
             case .world: return "the world was destroyed"
             case .arbiter: return "an arbiter is valid only inside the collision callback that received it"
+            case .eventHandler: return "the handler was removed, or its layer no longer exists"
             default: return "the \(name) no longer exists"
             }
         }

@@ -41,6 +41,8 @@ final class CEngine {
     private(set) lazy var contexts = ExternalTable(tag: handles.tag, kind: .context)
     /// Ids of physics worlds, bodies, shapes, constraints and arbiters (Physics*.swift).
     private(set) lazy var physics = PhysicsIDs(tag: handles.tag)
+    /// Ids of input handlers (Events.swift).
+    private(set) lazy var eventHandlers = ExternalTable(tag: handles.tag, kind: .eventHandler)
     /// Layers whose C draw callback is running now (a display of one of them
     /// from inside would recurse forever), innermost last.
     var drawingLayers: [ObjectIdentifier] = []
