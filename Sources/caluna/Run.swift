@@ -12,6 +12,11 @@ struct Run: ParsableCommand {
         sized by --size and --scale). Then frame i is rendered at time --at + i/--fps.
         With -o DIR/ the frames are DIR/frame_0000.png, DIR/frame_0001.png, …; with \
         -o NAME.png a single frame is written (at --at).
+        With --events FILE.jsonl the file's input events are queued after the script ran, one \
+        JSON object per line, e.g. {"time": 2, "type": "tap", "x": 230, "y": 150} (blank lines \
+        and lines starting with # are skipped). Each is delivered at its own time while the \
+        engine steps to a frame, so the frames are the same at any --fps. A bad line stops the \
+        run with FILE:LINE: message.
         With --stats each frame's costs go to stderr as one line of name=value pairs (the \
         counters of that render and the display work before it; the bytes the tree holds), \
         then a summary: per counter the total and the largest frame, per byte gauge the \
@@ -32,6 +37,9 @@ struct Run: ParsableCommand {
 
     @Option(help: "Time of the first (or only) frame, in seconds.")
     var at: Double = 0
+
+    @Option(help: ArgumentHelp("A JSON Lines file of timestamped input events to deliver at their times.", valueName: "file.jsonl"))
+    var events: String?
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -55,6 +63,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let started = monotonicSeconds()
         let (session, host) = try scriptOptions.loadScene(scene, outputOptions)
+        try queueEvents(events, in: session)
         let single = output.hasSuffix(".png")
         if single {
             let parent = output.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -94,6 +103,17 @@ struct Run: ParsableCommand {
             printError("caluna: \(frames) frame\(frames == 1 ? "" : "s") of \(w)×\(h) px → \(target) in "
                        + "\(formatted(elapsed, 2)) s (\(formatted(elapsed * 1000 / Double(frames), 1)) ms/frame)")
         }
+    }
+}
+
+/// Queues the input events of a JSON Lines file (`--events`) in the
+/// session's engine; a bad file is printed as `file:line: message`.
+func queueEvents(_ path: String?, in session: Session) throws {
+    guard let path else { return }
+    do {
+        try session.engine.loadEvents(path: path)
+    } catch {
+        throw fail(error, host: nil, trace: false)
     }
 }
 

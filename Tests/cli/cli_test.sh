@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tests of the caluna CLI: frames, single PNGs, dump, test, help, and error
-# reporting. Usage: Tests/cli/cli_test.sh PATH/TO/caluna-cli
+# Tests of the caluna CLI: frames, single PNGs, dump, test, help, error
+# reporting and scripted input (--events). Usage: Tests/cli/cli_test.sh PATH/TO/caluna-cli
 # Needs .build/lua/caluna.so (scripts/build-lua-module) to inspect PNGs.
 set -uo pipefail
 cli=${1:?usage: cli_test.sh path/to/caluna-cli}
@@ -15,6 +15,10 @@ check() { if eval "$2"; then ok "$1"; else bad "$1" "$3"; fi; }
 # Prints "W H" of a PNG through the stock-lua module.
 png_size() {
   LUA_CPATH="$repo/.build/lua/?.so" lua5.4 -e "local ca = require 'caluna'; local i = ca.Image.load('$1'); print(i.width .. ' ' .. i.height)"
+}
+# Prints "R G B A" of the pixel at X Y of a PNG.
+png_pixel() {
+  LUA_CPATH="$repo/.build/lua/?.so" lua5.4 -e "local ca = require 'caluna'; local i = ca.Image.load('$1'); print(table.concat({i:pixel($2, $3)}, ' '))"
 }
 
 cat > "$tmp/scene.lua" <<'LUA'
@@ -93,6 +97,38 @@ LUA
 "$cli" dump "$tmp/moving.lua" --at 0.5 --model >"$tmp/moving-model.json"
 check "dump --at shows the animated presentation; --model the model" 'grep -q "\"x\": 25, \"y\": 0" "$tmp/moving.json" && grep -q "\"x\": 0, \"y\": 0" "$tmp/moving-model.json" && ! grep -q "\"x\": 25" "$tmp/moving-model.json"' "$(grep position "$tmp/moving.json" | head -3)"
 
+# Scripted input: a tap at 0.5 s turns the box red and starts a slide.
+cat > "$tmp/tap.lua" <<'LUA'
+local ca = require "caluna"
+ca.root.backgroundColor = "white"
+local box = ca.Layer{ frame = {0, 0, 40, 40}, backgroundColor = "blue" }
+local slider = ca.Layer{ frame = {0, 40, 10, 10}, backgroundColor = "black" }
+ca.root:addSublayer(box)
+ca.root:addSublayer(slider)
+box:on("tap", function(e)
+  ca.Transaction.setDisableActions(true)
+  box.backgroundColor = "red"
+  slider:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 5, toValue = 95, duration = 1 }, "slide")
+end)
+LUA
+printf '# one tap on the box\n\n{"time": 0.5, "type": "tap", "x": 20, "y": 20}\n' > "$tmp/tap.jsonl"
+"$cli" run "$tmp/tap.lua" --events "$tmp/tap.jsonl" -o "$tmp/ev10/" --frames 11 --fps 10 --size 100x50 -q; rc=$?
+check "run --events: frames before the tap show the old colour, frames after it red" '[ $rc -eq 0 ] && [ "$(png_pixel "$tmp/ev10/frame_0004.png" 10 10)" = "0 0 255 255" ] && [ "$(png_pixel "$tmp/ev10/frame_0006.png" 10 10)" = "255 0 0 255" ] && [ "$(png_pixel "$tmp/ev10/frame_0010.png" 10 10)" = "255 0 0 255" ]' "rc=$rc $(png_pixel "$tmp/ev10/frame_0004.png" 10 10) / $(png_pixel "$tmp/ev10/frame_0006.png" 10 10)"
+"$cli" run "$tmp/tap.lua" --events "$tmp/tap.jsonl" -o "$tmp/ev30/" --frames 19 --fps 30 --size 100x50 -q
+"$cli" run "$tmp/tap.lua" --events "$tmp/tap.jsonl" -o "$tmp/ev60/" --frames 37 --fps 60 --size 100x50 -q
+check "run --events: the frame at 0.6 s is the same at --fps 30 and --fps 60 (mid-animation)" 'cmp -s "$tmp/ev30/frame_0018.png" "$tmp/ev60/frame_0036.png" && ! cmp -s "$tmp/ev30/frame_0018.png" "$tmp/ev10/frame_0010.png"'
+"$cli" dump "$tmp/tap.lua" --events "$tmp/tap.jsonl" --at 0.25 --size 100x50 >"$tmp/before.json"
+"$cli" dump "$tmp/tap.lua" --events "$tmp/tap.jsonl" --at 1 --size 100x50 >"$tmp/after.json"
+check "dump --events delivers the events up to --at" 'grep -q "#0000ffff" "$tmp/before.json" && ! grep -q "#ff0000ff" "$tmp/before.json" && grep -q "#ff0000ff" "$tmp/after.json"'
+printf '{"time": 0.5, "type": "tap", "x": 20, "y": 20}\n{"time": 1, "type": "tap", "x": }\n' > "$tmp/bad.jsonl"
+"$cli" run "$tmp/tap.lua" --events "$tmp/bad.jsonl" -o "$tmp/evbad/" 2>"$tmp/err"; rc=$?
+check "run --events: a malformed line fails with file:line and no backtrace" '[ $rc -eq 1 ] && grep -q "bad.jsonl:2: not valid JSON" "$tmp/err" && ! grep -qi "fatal\\|backtrac" "$tmp/err" && [ ! -e "$tmp/evbad/frame_0000.png" ]' "$(cat "$tmp/err")"
+printf '{"time": 1, "type": "tapp", "x": 1, "y": 1}\n' > "$tmp/bad2.jsonl"
+"$cli" dump "$tmp/tap.lua" --events "$tmp/bad2.jsonl" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "dump --events: an unknown event type fails with file:line" '[ $rc -eq 1 ] && grep -q "bad2.jsonl:1: unknown event type .tapp." "$tmp/err" && [ ! -s "$tmp/out" ]' "$(cat "$tmp/err")"
+"$cli" run "$tmp/tap.lua" --events "$tmp/nope.jsonl" -o "$tmp/evbad/" 2>"$tmp/err"; rc=$?
+check "run --events: a missing file says so" '[ $rc -eq 1 ] && grep -q "cannot read events .*nope.jsonl.: no such file" "$tmp/err"' "$(cat "$tmp/err")"
+
 cat > "$tmp/failing_test.lua" <<'LUA'
 local T = require "caluna.test"
 T.test("passes", function() T.eq(1, 1) end)
@@ -105,7 +141,7 @@ check "test prints per-test lines and the closing line" 'grep -q "ok    failing_
 "$cli" --help >"$tmp/help"
 check "--help lists the subcommands" 'grep -q "run" "$tmp/help" && grep -q "test" "$tmp/help" && grep -q "dump" "$tmp/help"'
 "$cli" run --help >"$tmp/help"
-check "run --help explains every flag" 'for f in --output --frames --fps --at --size --scale --trace --quiet; do grep -q -- "$f" "$tmp/help" || exit 1; done'
+check "run --help explains every flag" 'for f in --output --frames --fps --at --size --scale --trace --quiet --events; do grep -q -- "$f" "$tmp/help" || exit 1; done'
 "$cli" --version >"$tmp/version"
 check "--version names the libraries" 'grep -q "cairo" "$tmp/version" && grep -q "chipmunk" "$tmp/version"'
 
