@@ -17,6 +17,12 @@ struct Run: ParsableCommand {
         and lines starting with # are skipped). Each is delivered at its own time while the \
         engine steps to a frame, so the frames are the same at any --fps. A bad line stops the \
         run with FILE:LINE: message.
+        With --watch the scene is run and rendered again, in a fresh engine, whenever the scene \
+        file (or the --events file) changes; a script error is printed and the watch goes on. \
+        When a run writes some frames but fewer than the run before it (a frame error stopped \
+        it), the frame files that earlier run wrote beyond them are removed; nothing else is. \
+        Frames are written to a hidden temporary name and renamed, so a viewer never reads \
+        half a PNG. Ctrl-C stops the watch (after the frame being written) with exit status 0.
         With --stats each frame's costs go to stderr as one line of name=value pairs (the \
         counters of that render and the display work before it; the bytes the tree holds), \
         then a summary: per counter the total and the largest frame, per byte gauge the \
@@ -41,6 +47,14 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("A JSON Lines file of timestamped input events to deliver at their times.", valueName: "file.jsonl"))
     var events: String?
 
+    @Flag(help: "Render again whenever the scene file (or the --events file) changes, until Ctrl-C.")
+    var watch = false
+
+    /// For tests: end the watch after this many runs (successful or not),
+    /// with the last run's exit status.
+    @Option(help: .hidden)
+    var watchRuns: Int?
+
     @OptionGroup var outputOptions: OutputOptions
 
     @OptionGroup var scriptOptions: ScriptOptions
@@ -58,9 +72,29 @@ struct Run: ParsableCommand {
         if output.hasSuffix(".png") && frames != 1 {
             throw ValidationError("-o \(output) names one PNG file: use a directory (ending in /) for --frames \(frames)")
         }
+        if let n = watchRuns {
+            guard watch else { throw ValidationError("--watch-runs goes with --watch") }
+            guard n >= 1 else { throw ValidationError("--watch-runs must be at least 1") }
+        }
     }
 
     func run() throws {
+        if watch {
+            try watchScene()
+        } else {
+            var written: [String] = []
+            try renderOnce(written: &written)
+        }
+    }
+
+    /// Runs the scene in a fresh engine and writes its frames. Script,
+    /// events and frame errors are printed (file:line: message) and thrown
+    /// as ExitCode.failure; other errors (the size, the output directory)
+    /// are thrown as they are. `written` gets the path of each PNG file
+    /// written, also when it throws. With `atomic` each PNG is written to a
+    /// hidden temporary name and renamed. `interrupted` is asked between
+    /// frames; when it says yes the run stops with WatchInterrupted.
+    func renderOnce(written: inout [String], atomic: Bool = false, interrupted: () -> Bool = { false }) throws {
         let started = monotonicSeconds()
         let (session, host) = try scriptOptions.loadScene(scene, outputOptions)
         try queueEvents(events, in: session)
@@ -76,13 +110,18 @@ struct Run: ParsableCommand {
         var summary = StatsSummary()
         var lastPath = ""
         for i in 0..<frames {
+            if interrupted() {
+                progress.finish()
+                throw WatchInterrupted()
+            }
             let t = at + Double(i) / fps
             do {
                 // The script may already have moved the clock past t.
                 try session.engine.advance(to: max(t, session.engine.mediaTime))
                 let image = try session.engine.render()
                 lastPath = single ? output : joinPath(output, "frame_" + zeroPadded(i, digits) + ".png")
-                try image.writePNG(to: lastPath)
+                if atomic { try writePNGAtomically(image, to: lastPath) } else { try image.writePNG(to: lastPath) }
+                written.append(lastPath)
                 if stats {
                     let s = session.engine.stats
                     summary.add(s)
@@ -104,6 +143,55 @@ struct Run: ParsableCommand {
                        + "\(formatted(elapsed, 2)) s (\(formatted(elapsed * 1000 / Double(frames), 1)) ms/frame)")
         }
     }
+
+    /// `--watch`: renders, then polls the scene (and events) file every
+    /// 200 ms and renders again, in a fresh Session and LuaHost, once a
+    /// change has settled (two polls agree). Ends on SIGINT/SIGTERM (exit
+    /// 0) or after --watch-runs runs.
+    func watchScene() throws {
+        WatchSignals.install()
+        let files = [scene] + (events.map { [$0] } ?? [])
+        let names = files.map { String($0.split(separator: "/").last ?? Substring($0)) }.joined(separator: ", ")
+        var ours: [String] = []  // the PNG files the last run that wrote any wrote
+        var runs = 0
+        while true {
+            let before = files.map(FileState.init(path:))
+            var written: [String] = []
+            var succeeded = false
+            do {
+                try renderOnce(written: &written, atomic: true, interrupted: { WatchSignals.interrupted })
+                succeeded = true
+            } catch is WatchInterrupted {
+                break
+            } catch is ExitCode {
+                // A script, events or frame error: printed; keep watching.
+            }
+            // Anything else (a bad --size, an output directory that cannot
+            // be made) is no scene problem: it ends the watch like a run.
+            if !written.isEmpty {
+                let now = Set(written)
+                for path in ours where !now.contains(path) { unlink(path) }
+                ours = written
+            }
+            runs += 1
+            if let n = watchRuns, runs >= n { throw succeeded ? ExitCode.success : ExitCode.failure }
+            if WatchSignals.interrupted { break }
+            printError("caluna: watching \(names) (Ctrl-C to stop)")
+            // Wait for a change against the state before the run (an edit
+            // during the run counts), then until two polls agree and every
+            // file is there (an editor may be halfway through saving).
+            var last = before
+            while true {
+                usleep(200_000)
+                if WatchSignals.interrupted { break }
+                let now = files.map(FileState.init(path:))
+                if now != before && now == last && now.allSatisfy(\.exists) { break }
+                last = now
+            }
+            if WatchSignals.interrupted { break }
+        }
+        printError("caluna: stopped watching")
+    }
 }
 
 /// Queues the input events of a JSON Lines file (`--events`) in the
@@ -114,6 +202,66 @@ func queueEvents(_ path: String?, in session: Session) throws {
         try session.engine.loadEvents(path: path)
     } catch {
         throw fail(error, host: nil, trace: false)
+    }
+}
+
+/// Writes `image` to a hidden temporary file beside `path`, then renames it
+/// over `path`: whoever reads `path` sees the old PNG or the new one.
+func writePNGAtomically(_ image: Image, to path: String) throws {
+    var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    parts[parts.count - 1] = "." + parts[parts.count - 1] + ".tmp"
+    let temporary = parts.joined(separator: "/")
+    do {
+        try image.writePNG(to: temporary)
+    } catch let e as CalunaError {
+        unlink(temporary)
+        // Name the file asked for, not the temporary one.
+        let prefix = "cannot write PNG '\(temporary)'"
+        throw e.message.hasPrefix(prefix) ? CalunaError(.ioError, "cannot write PNG '\(path)'" + e.message.dropFirst(prefix.count)) : e
+    }
+    guard rename(temporary, path) == 0 else {
+        let why = String(cString: strerror(errno))
+        unlink(temporary)
+        throw CalunaError(.ioError, "cannot write PNG '\(path)': \(why)")
+    }
+}
+
+/// A run of `--watch` stopped by SIGINT or SIGTERM between frames.
+struct WatchInterrupted: Error {}
+
+/// What `--watch` compares between polls: modification time, size and
+/// inode (an editor that saves by renaming makes a new inode).
+struct FileState: Equatable {
+    var exists = false
+    var seconds = 0, nanoseconds = 0, size: Int64 = 0, inode: UInt64 = 0
+
+    init(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        exists = true
+        seconds = Int(st.st_mtim.tv_sec)
+        nanoseconds = Int(st.st_mtim.tv_nsec)
+        size = Int64(st.st_size)
+        inode = UInt64(st.st_ino)
+    }
+}
+
+/// SIGINT and SIGTERM during `--watch` set a flag that the watch checks
+/// between frames and between polls. The handler resets itself, so a second
+/// Ctrl-C kills a script that never returns.
+enum WatchSignals {
+    nonisolated(unsafe) static var flag: sig_atomic_t = 0
+
+    static var interrupted: Bool { flag != 0 }
+
+    static func install() {
+        flag = 0
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in WatchSignals.flag = 1 }
+        action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)  // 0x80000000
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
     }
 }
 

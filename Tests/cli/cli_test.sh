@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of the caluna CLI: frames, single PNGs, dump, test, help, error
-# reporting and scripted input (--events). Usage: Tests/cli/cli_test.sh PATH/TO/caluna-cli
+# reporting, scripted input (--events) and --watch. Usage: Tests/cli/cli_test.sh PATH/TO/caluna-cli
 # Needs .build/lua/caluna.so (scripts/build-lua-module) to inspect PNGs.
 set -uo pipefail
 cli=${1:?usage: cli_test.sh path/to/caluna-cli}
@@ -19,6 +19,12 @@ png_size() {
 # Prints "R G B A" of the pixel at X Y of a PNG.
 png_pixel() {
   LUA_CPATH="$repo/.build/lua/?.so" lua5.4 -e "local ca = require 'caluna'; local i = ca.Image.load('$1'); print(table.concat({i:pixel($2, $3)}, ' '))"
+}
+# Waits until the shell condition $1 holds, for at most $2 tenths of a second.
+wait_for() {
+  local i
+  for ((i = 0; i < ${2:-300}; i++)); do eval "$1" && return 0; sleep 0.1; done
+  return 1
 }
 
 cat > "$tmp/scene.lua" <<'LUA'
@@ -129,6 +135,49 @@ check "dump --events: an unknown event type fails with file:line" '[ $rc -eq 1 ]
 "$cli" run "$tmp/tap.lua" --events "$tmp/nope.jsonl" -o "$tmp/evbad/" 2>"$tmp/err"; rc=$?
 check "run --events: a missing file says so" '[ $rc -eq 1 ] && grep -q "cannot read events .*nope.jsonl.: no such file" "$tmp/err"' "$(cat "$tmp/err")"
 
+# --watch: a render per change of the scene, errors printed, the watch going on.
+cat > "$tmp/watched.lua" <<'LUA'
+local ca = require "caluna"
+ca.root.backgroundColor = "blue"
+LUA
+timeout 60 "$cli" run "$tmp/watched.lua" -o "$tmp/w/" --frames 2 --size 20x20 --watch --watch-runs 4 -q 2>"$tmp/werr" & wpid=$!
+watching() { [ "$(grep -c "caluna: watching watched.lua (Ctrl-C to stop)" "$tmp/werr")" -ge "$1" ]; }
+wait_for 'watching 1 && [ -f "$tmp/w/frame_0001.png" ]'
+check "watch renders, then says it is watching" '[ "$(png_pixel "$tmp/w/frame_0001.png" 5 5)" = "0 0 255 255" ]' "$(cat "$tmp/werr")"
+sed 's/"blue"/"green"/' "$tmp/watched.lua" > "$tmp/watched.new" && mv "$tmp/watched.new" "$tmp/watched.lua"
+wait_for 'watching 2'
+check "watch renders again when the scene changes" '[ "$(png_pixel "$tmp/w/frame_0001.png" 5 5)" = "0 128 0 255" ]' "$(png_pixel "$tmp/w/frame_0001.png" 5 5) $(cat "$tmp/werr")"
+printf 'local x = = 1\n' >> "$tmp/watched.lua"
+wait_for 'watching 3'
+check "a script error during watch is printed with file:line and the watch goes on" 'grep -q "watched.lua:3: unexpected symbol" "$tmp/werr" && kill -0 $wpid 2>/dev/null && [ "$(png_pixel "$tmp/w/frame_0001.png" 5 5)" = "0 128 0 255" ]' "$(cat "$tmp/werr")"
+printf 'local ca = require "caluna"\nca.root.backgroundColor = "red"\n' > "$tmp/watched.new" && mv "$tmp/watched.new" "$tmp/watched.lua"
+timeout 60 tail --pid=$wpid -f /dev/null; wait $wpid; rc=$?
+check "a fix renders again; --watch-runs ends the watch with the last run's status" '[ $rc -eq 0 ] && [ "$(png_pixel "$tmp/w/frame_0000.png" 5 5)" = "255 0 0 255" ] && [ "$(grep -c "unexpected symbol" "$tmp/werr")" -eq 1 ]' "rc=$rc $(cat "$tmp/werr")"
+check "watch leaves no temporary files" '[ "$(ls -A "$tmp/w" | tr "\n" " ")" = "frame_0000.png frame_0001.png " ]' "$(ls -A "$tmp/w")"
+
+# A run that writes fewer frames removes the frames of this watch's earlier
+# run beyond them, and nothing it did not write.
+mkdir -p "$tmp/ws"
+touch "$tmp/ws/frame_0009.png" "$tmp/ws/keep.txt"
+printf 'local ca = require "caluna"\nca.root.backgroundColor = "blue"\n' > "$tmp/shrink.lua"
+timeout 60 "$cli" run "$tmp/shrink.lua" -o "$tmp/ws/" --frames 6 --fps 10 --size 20x20 --watch --watch-runs 2 -q 2>"$tmp/werr" & wpid=$!
+wait_for '[ -f "$tmp/ws/frame_0005.png" ] && grep -q watching "$tmp/werr"'
+printf 'local ca = require "caluna"\nca.root.backgroundColor = "green"\nca.after(0.25, function() error("late failure") end)\n' > "$tmp/shrink.new" && mv "$tmp/shrink.new" "$tmp/shrink.lua"
+wait $wpid; rc=$?
+check "watch removes its stale frames beyond a shorter run, and only those" '[ $rc -eq 1 ] && grep -q "shrink.lua:3: late failure" "$tmp/werr" && [ "$(ls -A "$tmp/ws" | tr "\n" " ")" = "frame_0000.png frame_0001.png frame_0002.png frame_0009.png keep.txt " ] && [ "$(png_pixel "$tmp/ws/frame_0002.png" 5 5)" = "0 128 0 255" ]' "rc=$rc $(ls -A "$tmp/ws" | tr "\n" " ") $(cat "$tmp/werr")"
+
+# The events file is watched too; Ctrl-C ends the watch with status 0.
+timeout 60 "$cli" run "$tmp/tap.lua" --events "$tmp/tap.jsonl" -o "$tmp/we.png" --at 0.6 --size 100x50 --watch 2>"$tmp/werr" & wpid=$!
+wait_for 'grep -q "watching tap.lua, tap.jsonl" "$tmp/werr"'
+check "watch with --events renders the events" '[ "$(png_pixel "$tmp/we.png" 10 10)" = "255 0 0 255" ]' "$(cat "$tmp/werr")"
+printf '{"time": 0.7, "type": "tap", "x": 20, "y": 20}\n' > "$tmp/tap.jsonl"
+wait_for '[ "$(grep -c watching "$tmp/werr")" -ge 2 ]'
+check "watch renders again when the events file changes" '[ "$(png_pixel "$tmp/we.png" 10 10)" = "0 0 255 255" ]' "$(png_pixel "$tmp/we.png" 10 10) $(cat "$tmp/werr")"
+kill -INT $wpid; timeout 30 tail --pid=$wpid -f /dev/null; wait $wpid; rc=$?
+check "Ctrl-C stops the watch with status 0" '[ $rc -eq 0 ] && tail -n 1 "$tmp/werr" | grep -qx "caluna: stopped watching"' "rc=$rc $(cat "$tmp/werr")"
+"$cli" run "$tmp/tap.lua" --watch-runs 2 2>"$tmp/err"; rc=$?
+check "--watch-runs without --watch is refused" '[ $rc -ne 0 ] && grep -q "goes with --watch" "$tmp/err"'
+
 cat > "$tmp/failing_test.lua" <<'LUA'
 local T = require "caluna.test"
 T.test("passes", function() T.eq(1, 1) end)
@@ -141,7 +190,7 @@ check "test prints per-test lines and the closing line" 'grep -q "ok    failing_
 "$cli" --help >"$tmp/help"
 check "--help lists the subcommands" 'grep -q "run" "$tmp/help" && grep -q "test" "$tmp/help" && grep -q "dump" "$tmp/help"'
 "$cli" run --help >"$tmp/help"
-check "run --help explains every flag" 'for f in --output --frames --fps --at --size --scale --trace --quiet --events; do grep -q -- "$f" "$tmp/help" || exit 1; done'
+check "run --help explains every flag" 'for f in --output --frames --fps --at --size --scale --trace --quiet --events --watch; do grep -q -- "$f" "$tmp/help" || exit 1; done && ! grep -q -- --watch-runs "$tmp/help"'
 "$cli" --version >"$tmp/version"
 check "--version names the libraries" 'grep -q "cairo" "$tmp/version" && grep -q "chipmunk" "$tmp/version"'
 
