@@ -74,9 +74,10 @@ extension Engine {
     func deliverDueInput(_ errors: inout FirstError) {
         let now = clock.ticks
         let limit = input.nextSequence
-        while let i = input.queue.firstIndex(where: { $0.tick <= now && $0.sequence < limit }) {
-            let q = input.queue.remove(at: i)
-            deliver(q.event, &errors)
-        }
+        let end = input.queue.firstIndex { $0.tick > now } ?? input.queue.count
+        guard end > 0 else { return }
+        let due = input.queue[..<end].filter { $0.sequence < limit }
+        input.queue.replaceSubrange(..<end, with: input.queue[..<end].filter { $0.sequence >= limit })
+        for q in due { deliver(q.event, &errors) }
     }
 }

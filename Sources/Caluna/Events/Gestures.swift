@@ -50,8 +50,9 @@ extension Engine {
         tr.lastTime = e.time
         let d = e.location - tr.downLocation
         tr.maxDistance = max(tr.maxDistance, (d.x * d.x + d.y * d.y).squareRoot())
-        let ending = e.kind == .pointerUp || e.kind == .pointerCancel
-        if ending { input.pointers[id] = nil } else { input.pointers[id] = tr }
+        input.pointers[id] = tr
+        // The pointer is forgotten after its up's handlers and gestures ran.
+        defer { if e.kind == .pointerUp || e.kind == .pointerCancel { input.pointers[id] = nil } }
         dispatch(e, from: target, &errors)
 
         var gesture = e
