@@ -55,12 +55,9 @@ animation.duration = 1.0
 door:addAnimation(animation, "door")   -- the book passes nil; a key lets a host find it
 
 -- The book's pan: the translation since the last event moves the time offset.
--- The book resets the translation in every state; the reset only matters while
--- the pan goes on, and caluna builds before 06c1ff5 refused setTranslation once
--- the pointer was up, so the "ended" event only reads it.
 ca.on("pan", function(e)
   local x = e.translation.x
-  if e.state == "began" or e.state == "changed" then e:setTranslation { 0, 0 } end
+  e:setTranslation { 0, 0 }
   local timeOffset = door.timeOffset
   timeOffset = math.min(0.999, math.max(0.0, timeOffset - x / 200.0))
   door.timeOffset = timeOffset

@@ -214,18 +214,21 @@ enum LuaEvents {
 
     /// A Lua value as event data: a sequence becomes an array, other
     /// tables objects (string keys), scalars themselves.
-    static func payload(_ L: OpaquePointer, _ idx: Int32, api: String, depth: Int) throws -> EventPayload {
+    static func payload(_ L: OpaquePointer, _ idx: Int32, api: String, depth: Int, path: String = "") throws -> EventPayload {
         let i = lua_absindex(L, idx)
+        let at = path.isEmpty ? "" : " (at \(path))"
         switch lua_type(L, i) {
         case LUA_TNIL: return .null
         case LUA_TBOOLEAN: return .bool(lua_toboolean(L, i) != 0)
         case LUA_TNUMBER:
             let d = lua_tonumberx(L, i, nil)
-            guard d.isFinite else { throw CalunaError.invalid("\(api): event data numbers must be finite") }
+            guard d.isFinite else { throw CalunaError.invalid("\(api): numbers must be finite\(at), got \(d)") }
             return .number(d)
         case LUA_TSTRING: return .string(L.string(i) ?? "")
         case LUA_TTABLE:
             guard depth < EventPayload.maximumDepth else { throw CalunaError.invalid("\(api): event data is nested more than \(EventPayload.maximumDepth) deep (a cycle?)") }
+            // Each level holds a key and a value on the stack (C functions get 20 slots).
+            guard lua_checkstack(L, 4) != 0 else { throw CalunaError(.outOfMemory, "\(api): event data is too deep for the Lua stack") }
             let n = lua_rawlen(L, i)
             var count = 0
             var fields: [(String, EventPayload)] = []
@@ -235,9 +238,12 @@ enum LuaEvents {
                 count += 1
                 if count > EventPayload.maximumNodes { lua_settop(L, i); throw CalunaError.invalid("\(api): event data is too large") }
                 if lua_type(L, -2) == LUA_TSTRING {
-                    fields.append((L.string(-2) ?? "", try payload(L, -1, api: api, depth: depth + 1)))
+                    let key = L.string(-2) ?? ""
+                    do {
+                        fields.append((key, try payload(L, -1, api: api, depth: depth + 1, path: path.isEmpty ? key : path + "." + key)))
+                    } catch { lua_settop(L, i); throw error }
                 } else if lua_isinteger(L, -2) == 0 {
-                    L.pop(2)
+                    lua_settop(L, i)
                     throw CalunaError.invalid("\(api): event data tables have string keys or are lists")
                 }
                 L.pop()
@@ -247,19 +253,21 @@ enum LuaEvents {
                 for k in 1...Int(n) {
                     lua_rawgeti(L, i, lua_Integer(k))
                     defer { L.pop() }
-                    items.append(try payload(L, -1, api: api, depth: depth + 1))
+                    items.append(try payload(L, -1, api: api, depth: depth + 1, path: "\(path)[\(k)]"))
                 }
                 return .array(items)
             }
             guard count == fields.count else { throw CalunaError.invalid("\(api): event data tables have string keys or are lists") }
             return .object(fields.sorted { $0.0 < $1.0 })
         default:
-            throw CalunaError(.typeMismatch, "\(api): event data holds numbers, strings, booleans and tables, not \(LuaValues.describe(L, i))")
+            throw CalunaError(.typeMismatch, "\(api): event data holds numbers, strings, booleans and tables, not \(LuaValues.describe(L, i))\(at)")
         }
     }
 
     /// Event data as a Lua value.
     static func push(_ L: OpaquePointer, _ v: EventPayload) {
+        // Payloads are at most 32 deep; each level needs two slots.
+        guard lua_checkstack(L, 3) != 0 else { lua_pushnil(L); return }
         switch v {
         case .null: lua_pushnil(L)
         case .bool(let b): lua_pushboolean(L, b ? 1 : 0)

@@ -95,9 +95,9 @@ extension Engine {
     /// UIPanGestureRecognizer's setTranslation: the pan of pointer `id`
     /// reads `translation` at its current location from now on.
     public func setPanTranslation(_ translation: Point, pointer id: Int64) throws {
-        guard translation.isFinite else { throw CalunaError.invalid("setTranslation: the translation must be finite") }
+        guard translation.isFinite else { throw CalunaError.invalid("the translation must be finite") }
         guard var tr = input.pointers[id], tr.panning else {
-            throw CalunaError.invalid("setTranslation: pointer \(id) is not panning")
+            throw CalunaError.invalid("pointer \(id) is not panning")
         }
         tr.panOrigin = tr.lastLocation - translation
         input.pointers[id] = tr
@@ -106,9 +106,9 @@ extension Engine {
     /// Sends the rest of pointer `id`'s events to `layer` until it goes up;
     /// nil releases it (its events are hit-tested where they happen).
     public func capturePointer(_ id: Int64, to layer: Layer?) throws {
-        guard var tr = input.pointers[id] else { throw CalunaError.invalid("capture: pointer \(id) is not down") }
+        guard var tr = input.pointers[id] else { throw CalunaError.invalid("pointer \(id) is not down") }
         if let l = layer {
-            guard l.engine === self, !l.isPresentation else { throw CalunaError.invalid("capture: the layer must be a model layer of this engine") }
+            guard l.engine === self, !l.isPresentation else { throw CalunaError.invalid("the layer must be a model layer of this engine") }
         }
         tr.target = layer
         tr.released = layer == nil

@@ -27,6 +27,9 @@ extension InputEvent {
     public static func scripted(_ object: EventPayload, now: Double) throws -> [(InputEvent, Double?)] {
         guard case .object(let fields) = object else { throw CalunaError.invalid("an event is an object with a 'type'") }
         guard case .string(let type)? = object["type"] else { throw CalunaError.invalid("an event needs a 'type' (a string)") }
+        if type == "pan" {
+            throw CalunaError.invalid("a pan is recognised by the engine from pointer events; send a drag (or pointerdown, pointermove …, pointerup)")
+        }
         guard let allowed = scriptFields[type] else {
             let names = scriptFields.keys.sorted().joined(separator: ", ")
             throw CalunaError(.unknownKey, "unknown event type '\(type)' (one of \(names); a custom event is {type = \"custom\", name = …, data = …})")
