@@ -10,7 +10,7 @@ let calunaVersion = "0.1.0"
 let calunaABIVersion: Int32 = 1
 /// Grows with compatible additions (1: animations, presentation, timers, easing;
 /// 2: transactions, layer actions, Transition; 3: images, contents, effects, drawing, stats;
-/// 4: physics).
+/// 4: physics; 5: transforms, CATransformLayer; 6: input events and handlers).
 let calunaABIMinorVersion: Int32 = 6
 
 /// A C string that lives for the whole process.
