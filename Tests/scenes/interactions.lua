@@ -7,7 +7,7 @@
 --   examples/tap_moving     listing 7.7 (L7.7)
 --   examples/door_scrub     listing 9.4 (L9.4)
 --   examples/bounce_replay  listing 10.6 (book-ch10-15.md, listing 10.6)
---   examples/tilt_crates    listing 11.4 (book-ch10-15.md, listing 11.4)
+--   examples/crates    listing 11.4 (book-ch10-15.md, listing 11.4)
 -- Tolerances: positions ±0.05 pt, colours ±2/255, rotations 1e-4 (spec §2 conventions).
 local ca = require "caluna"
 local T = require "caluna.test"
@@ -392,11 +392,11 @@ T.test("bounce_replay: a tap at 3 s restarts it (y(3.1) = 68.855 …); a tap at 
 end, BOUNCE)
 
 ---------------------------------------------------------------------------------------------
--- examples/tilt_crates: listing 11.4, the accelerometer maps to gravity.
+-- examples/crates: listing 11.4, the accelerometer maps to gravity.
 ---------------------------------------------------------------------------------------------
 
 local CRATES = { size = { 340, 360 } }
-local SIZES = { 32, 32, 64, 32, 64 }   -- listing 11.4's crates, in the book's order
+local SIZES = { 32, 32, 64, 32, 64, 48, 40, 56 }   -- listing 11.4's crates in the book's order, then three more
 
 local function len(p) return math.sqrt(p.x * p.x + p.y * p.y) end
 
@@ -416,11 +416,11 @@ local function checkPushedRight(crates)
   end
 end
 
-T.test("tilt_crates: the tilt at 2.5 s sets gravity (y·1000, −x·1000) exactly, at its own time; layers follow the crates", function()
-  local scene, n = example("tilt_crates")
+T.test("crates: the tilt at 2.5 s sets gravity (y·1000, −x·1000) exactly, at its own time; layers follow the crates", function()
+  local scene, n = example("crates")
   T.eq(n, 3)
   local world, crates = scene.world, scene.crates
-  T.eq(#crates, 5)
+  T.eq(#crates, 8)
   ca.step(0)
   T.eq(world.gravity, { 0, -1000 })
   for i = 1, 5 do
@@ -438,7 +438,7 @@ T.test("tilt_crates: the tilt at 2.5 s sets gravity (y·1000, −x·1000) exactl
     T.eq(named("crate" .. (i - 1)).position, c.position, "crate" .. (i - 1) .. "'s layer follows its body")
   end
   local img = ca.render()
-  T.golden(img, "interactions/tilt_crates")
+  T.golden(img, "interactions/crates")
   ca.advance(5)
   T.eq(world.gravity, { 1000, 0 }, "t=5: (0, 1) → (1000, 0)")
   ca.advance(7)
@@ -449,8 +449,8 @@ T.test("tilt_crates: the tilt at 2.5 s sets gravity (y·1000, −x·1000) exactl
   T.eq(world.gravity, { 0.61 * 1000, 0.37 * 1000 })
 end, CRATES)
 
-T.test("tilt_crates: tilt (x=0, y=1) → gravity (1000, 0); 20 s later every crate rests against the right wall or a crate", function()
-  local scene = example("tilt_crates", false)
+T.test("crates: tilt (x=0, y=1) → gravity (1000, 0); 20 s later every crate rests against the right wall or a crate", function()
+  local scene = example("crates", false)
   ca.send { type = "tilt", time = 3, x = 0, y = 1 }
   ca.advance(3)
   T.eq(scene.world.gravity, { 1000, 0 })
@@ -496,7 +496,7 @@ T.test("step size: a tap between frames (t = 0.37 s) replays bounce_replay ident
   T.near(out[6][2], 68.855, POS, "t=1.6: 0.1 s after the jsonl's tap at 1.5")
 end, BOUNCE)
 
-T.test("step size: tilt_crates's tilts give bit-identical crates at 1/30, 1/60 and one advance, also off the physics step", function()
+T.test("step size: crates's tilts give bit-identical crates at 1/30, 1/60 and one advance, also off the physics step", function()
   local times = { 2.5, 3, 4.5, 6, 9 }
   local function probe()
     local s = {}
@@ -507,10 +507,10 @@ T.test("step size: tilt_crates's tilts give bit-identical crates at 1/30, 1/60 a
     end
     return s
   end
-  sameForEveryStep({ 340, 360 }, function() example("tilt_crates") end, times, probe)
+  sameForEveryStep({ 340, 360 }, function() example("crates") end, times, probe)
   -- A tilt at 2.51 s: between frames and between the 1/120 s physics steps.
   sameForEveryStep({ 340, 360 }, function()
-    example("tilt_crates", false)
+    example("crates", false)
     ca.send { type = "tilt", time = 2.51, x = 0.4, y = 0.92 }
   end, times, probe)
 end, CRATES)
