@@ -12,12 +12,16 @@ enum LuaEvents {
     /// there, a cycle back to the layer is visible to the garbage collector).
     static let layerHandlersKey = "eventHandlers"
 
-    /// A handler as Lua holds it: the engine's handler, and for a layer
-    /// handler the slot of its function in the layer proxy's table.
+    /// A handler as Lua holds it. A layer handler's `tag` is the slot of its
+    /// function in the layer proxy's table.
     final class Handler {
         let handler: EventHandler
-        let slot: lua_Integer?
-        init(_ handler: EventHandler, slot: lua_Integer?) { self.handler = handler; self.slot = slot }
+        init(_ handler: EventHandler) { self.handler = handler }
+    }
+
+    static func pushHandler(_ L: OpaquePointer, _ h: EventHandler) {
+        RetainedUserdata.push(L, Handler(h))
+        luaL_setmetatable(L, handlerMetatable)
     }
 
     static func register(_ L: OpaquePointer) {
@@ -105,8 +109,7 @@ enum LuaEvents {
             guard let b else { return false }
             return try b.call(fn, { L in LuaEvents.push(L, e, binding: b); return 1 }, result: { lua_toboolean($0, -1) != 0 })
         } }
-        RetainedUserdata.push(L, Handler(h, slot: nil))
-        luaL_setmetatable(L, handlerMetatable)
+        pushHandler(L, h)
         return 1
     } }
 
@@ -151,8 +154,7 @@ enum LuaEvents {
         } }
         h.tag = Int64(slot)
         LuaLayer.pin(L, 1, layer, binding: b)
-        RetainedUserdata.push(L, Handler(h, slot: slot))
-        luaL_setmetatable(L, handlerMetatable)
+        pushHandler(L, h)
         return 1
     } }
 
@@ -179,11 +181,11 @@ enum LuaEvents {
             let b = try LuaBinding.of(L)
             let layer = h.handler.layer
             b.engine.removeEventHandler(h.handler)
-            if let layer, let slot = h.slot {
+            if let layer {
                 LuaLayer.push(L, layer, binding: b)
                 if lua_getiuservalue(L, -1, 1) == LUA_TTABLE, L.rawField(-1, layerHandlersKey) == LUA_TTABLE {
                     lua_pushnil(L)
-                    lua_rawseti(L, -2, slot)
+                    lua_rawseti(L, -2, lua_Integer(h.handler.tag))
                 }
                 lua_settop(L, 1)
             }

@@ -398,23 +398,7 @@ end, BOUNCE)
 local CRATES = { size = { 340, 360 } }
 local SIZES = { 32, 32, 64, 32, 64, 48, 40, 56 }   -- listing 11.4's crates in the book's order, then three more
 
-local function len(p) return math.sqrt(p.x * p.x + p.y * p.y) end
-
---- Crate i is against the right wall (x + w/2 ≈ 299) or touches a crate to its right
---- (the spec's invariant for gravity (1000, 0)).
-local function checkPushedRight(crates)
-  for i, c in ipairs(crates) do
-    local p, half = c.position, SIZES[i] / 2
-    local right = p.x + half
-    local ok = math.abs(right - 299) <= 0.2
-    for j, d in ipairs(crates) do
-      local q, dh = d.position, SIZES[j] / 2
-      if j ~= i and math.abs(q.x - dh - right) <= 0.5 and math.abs(q.y - p.y) < half + dh then ok = true end
-    end
-    T.truthy(ok, "crate #" .. (i - 1) .. " against the right wall or a crate on its right (right edge " .. right .. ")")
-    T.truthy(len(c.velocity) < 0.05, "crate #" .. (i - 1) .. " at rest")
-  end
-end
+local CrateBox = dofile(T.dir .. "/fixtures/crate_box.lua")
 
 T.test("crates: the tilt at 2.5 s sets gravity (y·1000, −x·1000) exactly, at its own time; layers follow the crates", function()
   local scene, n = example("crates")
@@ -456,7 +440,7 @@ T.test("crates: tilt (x=0, y=1) → gravity (1000, 0); 20 s later every crate re
   T.eq(scene.world.gravity, { 1000, 0 })
   for _ = 1, 20 * 30 do ca.step(1 / 30) end
   T.eq(ca.mediaTime(), 23)
-  checkPushedRight(scene.crates)
+  CrateBox.checkPushedRight(scene.crates, SIZES)
 end, CRATES)
 
 ---------------------------------------------------------------------------------------------
