@@ -81,6 +81,14 @@ crate:addBox{ width = 100, height = 100 }
 for _ = 1, 60 do world:step(1/60) end
 check("a crate falls as Chipmunk integrates", math.abs(crate.position.y + 241.66666666666666) < 1e-9, crate.position.y)
 
+-- Input from stock Lua: a scripted tap, delivered at its own time by a step.
+local tapped
+blue:on("tap", function(e) tapped = { e.time, e.target == blue }; return true end)
+local bx, by = blue.position.x, blue.position.y
+ca.send{ type = "tap", x = bx, y = by, time = ca.mediaTime() + 0.25 }
+ca.step(1)
+check("a tap reaches the layer's handler at its own time", tapped and tapped[1] == 3.25 and tapped[2], tapped and tapped[1])
+
 local T = require "caluna.test"
 check("harness loads from the same module file", type(T.test) == "function")
 
