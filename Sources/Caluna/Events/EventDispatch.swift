@@ -104,14 +104,13 @@ extension Engine {
 
     /// Handles one event: the engine's own work (resize, pointer capture,
     /// gestures), then its handlers.
-    func deliver(_ event: InputEvent, _ errors: inout FirstError) {
-        var e = event
+    func deliver(_ e: InputEvent, _ errors: inout FirstError) {
         switch e.kind {
         case .resize:
             errors.run { try setup(size: e.size, scale: e.scale) }
             dispatch(e, from: nil, &errors)
         case .pointerDown, .pointerMove, .pointerUp, .pointerCancel:
-            deliverPointer(&e, &errors)
+            deliverPointer(e, &errors)
         default:
             dispatch(e, from: nil, &errors)
         }
@@ -122,22 +121,24 @@ extension Engine {
     func dispatch(_ event: InputEvent, from target: Layer?, _ errors: inout FirstError) {
         var e = event
         e.target = target
+        // One level's handlers of this event, as they are when it is reached
+        // (handlers added meanwhile wait; removed ones are skipped); true
+        // when one of them consumed it.
+        func consumed(by handlers: [EventHandler], at layer: Layer?) -> Bool {
+            e.currentTarget = layer
+            for h in handlers where h.name == e.name {
+                guard h.isValid else { continue }
+                var done = false
+                errors.run { done = try h.body(e) }
+                if done { return true }
+            }
+            return false
+        }
         var layer = target
         while let l = layer {
-            let handlers = l.eventHandlers.filter { $0.name == e.name }
-            e.currentTarget = l
-            for h in handlers where h.isValid {
-                var consumed = false
-                errors.run { consumed = try h.body(e) }
-                if consumed { return }
-            }
+            if consumed(by: l.eventHandlers, at: l) { return }
             layer = l.superlayer
         }
-        e.currentTarget = nil
-        for h in input.handlers.filter({ $0.name == e.name }) where h.isValid {
-            var consumed = false
-            errors.run { consumed = try h.body(e) }
-            if consumed { return }
-        }
+        _ = consumed(by: input.handlers, at: nil)
     }
 }

@@ -23,20 +23,17 @@ extension Engine {
     /// pan, not a tap (points; UIKit's hysteresis is about 10).
     public static let tapSlop = 10.0
 
-    func deliverPointer(_ e: inout InputEvent, _ errors: inout FirstError) {
+    func deliverPointer(_ e: InputEvent, _ errors: inout FirstError) {
         let id = e.pointerID
-        var track = input.pointers[id]
         if e.kind == .pointerDown {
             // A second down without an up (a lost event) starts over.
-            if track != nil { input.pointers[id] = nil; track = nil }
             let t = hitLayer(at: e.location)
-            let started = PointerTrack(target: t, downLocation: e.location, lastLocation: e.location, lastTime: e.time)
-            input.pointers[id] = started
+            input.pointers[id] = PointerTrack(target: t, downLocation: e.location, lastLocation: e.location, lastTime: e.time)
             dispatch(e, from: t, &errors)
             return
         }
         // Moves of a pointer that is up (hover) are hit-tested each time.
-        guard var tr = track else {
+        guard var tr = input.pointers[id] else {
             dispatch(e, from: hitLayer(at: e.location), &errors)
             return
         }
@@ -48,42 +45,42 @@ extension Engine {
         }
         tr.lastLocation = e.location
         tr.lastTime = e.time
-        let d = e.location - tr.downLocation
-        tr.maxDistance = max(tr.maxDistance, (d.x * d.x + d.y * d.y).squareRoot())
+        tr.maxDistance = max(tr.maxDistance, tr.downLocation.distance(to: e.location))
         input.pointers[id] = tr
         // The pointer is forgotten after its up's handlers and gestures ran.
         defer { if e.kind == .pointerUp || e.kind == .pointerCancel { input.pointers[id] = nil } }
         dispatch(e, from: target, &errors)
 
-        var gesture = e
-        gesture.pointerID = id
         switch e.kind {
         case .pointerMove:
             if !tr.panning && tr.maxDistance > Engine.tapSlop {
                 tr.panning = true
                 tr.panOrigin = tr.downLocation
                 input.pointers[id] = tr
-                sendPan(&gesture, .began, tr, target, &errors)
+                sendPan(e, .began, tr, target, &errors)
             } else if tr.panning {
-                sendPan(&gesture, .changed, tr, target, &errors)
+                sendPan(e, .changed, tr, target, &errors)
             }
         case .pointerUp:
             if tr.panning {
-                sendPan(&gesture, .ended, tr, target, &errors)
+                sendPan(e, .ended, tr, target, &errors)
             } else if tr.maxDistance <= Engine.tapSlop {
-                gesture.kind = .tap
-                gesture.name = InputEvent.Kind.tap.rawValue
-                dispatch(gesture, from: target, &errors)
+                var tap = e
+                tap.kind = .tap
+                tap.name = InputEvent.Kind.tap.rawValue
+                dispatch(tap, from: target, &errors)
             }
         case .pointerCancel:
-            if tr.panning { sendPan(&gesture, .cancelled, tr, target, &errors) }
+            if tr.panning { sendPan(e, .cancelled, tr, target, &errors) }
         default:
             break
         }
     }
 
-    private func sendPan(_ g: inout InputEvent, _ phase: InputEvent.Phase, _ tr: PointerTrack, _ target: Layer?,
+    /// The pointer event `e` as a pan in `phase`.
+    private func sendPan(_ e: InputEvent, _ phase: InputEvent.Phase, _ tr: PointerTrack, _ target: Layer?,
                          _ errors: inout FirstError) {
+        var g = e
         g.kind = .pan
         g.name = InputEvent.Kind.pan.rawValue
         g.phase = phase

@@ -101,7 +101,7 @@ public struct PathSegment: Equatable, Sendable {
         var prev = points[0]
         for i in 1...PathSegment.lengthSamples {
             let p = point(points, at: Double(i) / Double(PathSegment.lengthSamples))
-            acc.append(acc[acc.count - 1] + ((p.x - prev.x) * (p.x - prev.x) + (p.y - prev.y) * (p.y - prev.y)).squareRoot())
+            acc.append(acc[acc.count - 1] + prev.distance(to: p))
             prev = p
         }
         return acc
@@ -110,7 +110,7 @@ public struct PathSegment: Equatable, Sendable {
     /// Arc length (exact for lines, to about 1e-5 relative for curves).
     public var length: Double {
         if points.count == 2 {
-            return ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
+            return start.distance(to: end)
         }
         return cumulativeLengths[PathSegment.lengthSamples]
     }

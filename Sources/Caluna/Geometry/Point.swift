@@ -9,6 +9,8 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "(\(fmt(x)), \(fmt(y)))" }
     public static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }
     public static func - (a: Point, b: Point) -> Point { Point(a.x - b.x, a.y - b.y) }
+    /// The straight-line distance to `p`.
+    public func distance(to p: Point) -> Double { ((p.x - x) * (p.x - x) + (p.y - y) * (p.y - y)).squareRoot() }
 }
 
 /// A width and height in points. Core Animation's CGSize.

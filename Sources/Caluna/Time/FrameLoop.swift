@@ -76,7 +76,7 @@ extension Engine {
 
     /// Layout, commit, evaluate, deliver — until callbacks stop changing
     /// things (bounded, so a callback that always adds work cannot hang).
-    func settle(_ errors: inout FirstError) {
+    private func settle(_ errors: inout FirstError) {
         for _ in 0..<16 {
             errors.run { try root.layoutIfNeeded() }
             if transaction.depth == 0 { errors.run { try displayPass() } }
