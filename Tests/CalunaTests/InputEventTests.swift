@@ -355,7 +355,8 @@ private func installListing77(_ e: Engine, _ l: Layer) throws {
     // Scripted input: every line is checked before any is queued.
     for bad in [#"{"type": "pointerdown", "x": 1}"#, #"{"type": "teleport"}"#, #"{"type": "tap", "x": 1, "y": 2, "colour": 3}"#,
                 #"{"type": "drag", "from": [0, 0], "to": [1, 1], "steps": 1e9}"#, #"{"type": "tap", "x": 1, "y": 2, "modifiers": ["hyper"]}"#,
-                #"{"type": "tap", "x": "1", "y": 2}"#, #"[1, 2]"#, #"{"type": "tap", "x": 1, "y": 2"#, #"{"type": "tap", "x": 1, "y": 2, "time": -3}"#] {
+                #"{"type": "tap", "x": "1", "y": 2}"#, #"[1, 2]"#, #"{"type": "tap", "x": 1, "y": 2"#, #"{"type": "tap", "x": 1, "y": 2, "time": -3}"#,
+                #"{"type": "drag", "from": [0, 0], "to": [1, 1], "time": 1e12}"#] {
         let text = "{\"type\": \"tap\", \"x\": 1, \"y\": 1}\n\n# a comment\n" + bad
         do {
             try e.sendScripted(jsonLines: text, source: "in.jsonl")
@@ -364,6 +365,9 @@ private func installListing77(_ e: Engine, _ l: Layer) throws {
             #expect(err.message.hasPrefix("in.jsonl:4: "), "\(err.message)")
         }
     }
+    #expect(e.input.pendingCount == 0)
+    // One object standing for several events: none is queued when one is out of range.
+    #expect(errorCode { try e.sendScripted(try EventPayload(json: #"{"type": "tap", "x": 1, "y": 2, "time": 999999999.9, "duration": 1}"#)) } == .invalidArgument)
     #expect(e.input.pendingCount == 0)
     #expect(errorCode { try e.loadEvents(path: "/nonexistent/events.jsonl") } == .ioError)
     // The queue is bounded.

@@ -13,9 +13,8 @@ public final class InputState {
     var handlers: [EventHandler] = []
     /// Pointers that are down, by id (the layer they went down on, gestures).
     var pointers: [Int64: PointerTrack] = [:]
-    /// Hit-test the presentation tree (what is on screen, the default) or
-    /// the model tree.
-    public var hitTestsPresentation = true
+    /// Engine.hitTestsPresentation.
+    var hitTestsPresentation = true
 
     /// At most this many events wait at once (a runaway script or host
     /// gets an error, not an unbounded queue).
@@ -34,14 +33,27 @@ extension Engine {
     /// start of the next step. Events of one time are delivered in the order
     /// they were sent.
     public func send(_ event: InputEvent, at time: Double? = nil) throws {
+        let tick = try admissionTick(event, at: time)
+        try checkRoom(for: 1, event.name)
+        enqueue(event, at: tick)
+    }
+
+    /// The tick a valid event is queued at (`time`, or now when nil or
+    /// already passed); an error for an invalid event or time.
+    func admissionTick(_ event: InputEvent, at time: Double?) throws -> Int64 {
         try event.validate()
-        var tick = clock.ticks
-        if let time {
-            tick = max(try Clock.ticks(for: time, what: "\(event.name) event"), clock.ticks)
+        guard let time else { return clock.ticks }
+        return max(try Clock.ticks(for: time, what: "\(event.name) event"), clock.ticks)
+    }
+
+    func checkRoom(for count: Int, _ what: String) throws {
+        guard input.queue.count + count <= InputState.maximumQueued else {
+            throw CalunaError.invalid("\(what): \(count) more events would pass the limit of \(InputState.maximumQueued) waiting events; step the engine to deliver them")
         }
-        guard input.queue.count < InputState.maximumQueued else {
-            throw CalunaError.invalid("\(event.name): \(InputState.maximumQueued) events are already waiting; step the engine to deliver them")
-        }
+    }
+
+    /// Queues an admitted event after those of its tick.
+    func enqueue(_ event: InputEvent, at tick: Int64) {
         var e = event
         e.time = Clock.seconds(ticks: tick)
         let q = InputState.Queued(tick: tick, sequence: input.nextSequence, event: e)

@@ -221,9 +221,12 @@ extension EventPayload: Codable {
 }
 
 extension Engine {
-    /// Sends the events one scripted object describes (see ScriptedInput).
+    /// Sends the events one scripted object describes (see ScriptedInput);
+    /// all or none.
     public func sendScripted(_ object: EventPayload) throws {
-        for (e, t) in try InputEvent.scripted(object, now: mediaTime) { try send(e, at: t) }
+        let batch = try admitted(InputEvent.scripted(object, now: mediaTime))
+        try checkRoom(for: batch.count, "event")
+        for (e, tick) in batch { enqueue(e, at: tick) }
     }
 
     /// Sends every event of JSON Lines text (one object per line; blank
@@ -232,24 +235,26 @@ extension Engine {
     /// Returns how many events were queued.
     @discardableResult
     public func sendScripted(jsonLines text: String, source: String) throws -> Int {
-        var events: [(InputEvent, Double?)] = []
+        var events: [(InputEvent, Int64)] = []
         let now = mediaTime
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             do {
-                let batch = try InputEvent.scripted(try EventPayload(json: String(trimmed)), now: now)
-                for (e, _) in batch { try e.validate() }
-                events += batch
+                events += try admitted(InputEvent.scripted(try EventPayload(json: String(trimmed)), now: now))
             } catch let e as CalunaError {
                 throw CalunaError(e.code, "\(source):\(n + 1): \(e.message)")
             }
         }
-        guard input.queue.count + events.count <= InputState.maximumQueued else {
-            throw CalunaError.invalid("\(source): \(events.count) events would pass the limit of \(InputState.maximumQueued) waiting events")
-        }
-        for (e, t) in events { try send(e, at: t) }
+        try checkRoom(for: events.count, source)
+        for (e, tick) in events { enqueue(e, at: tick) }
         return events.count
+    }
+
+    /// Each event with the tick it will be queued at; the first invalid
+    /// event or time is an error (before anything is queued).
+    private func admitted(_ batch: [(InputEvent, Double?)]) throws -> [(InputEvent, Int64)] {
+        try batch.map { ($0.0, try admissionTick($0.0, at: $0.1)) }
     }
 
     /// Sends the events of a JSON Lines file (`caluna run --events`).
