@@ -12,31 +12,26 @@ enum LuaEvents {
     /// there, a cycle back to the layer is visible to the garbage collector).
     static let layerHandlersKey = "eventHandlers"
 
-    /// A handler as Lua holds it. A layer handler's `tag` is the slot of its
+    /// Pushes a handler object. A layer handler's `tag` is the slot of its
     /// function in the layer proxy's table.
-    final class Handler {
-        let handler: EventHandler
-        init(_ handler: EventHandler) { self.handler = handler }
-    }
-
     static func pushHandler(_ L: OpaquePointer, _ h: EventHandler) {
-        RetainedUserdata.push(L, Handler(h))
+        RetainedUserdata.push(L, h)
         luaL_setmetatable(L, handlerMetatable)
     }
 
     static func register(_ L: OpaquePointer) {
         if luaL_newmetatable(L, handlerMetatable) != 0 {
-            L.setFunction(-1, "__gc", { L in RetainedUserdata.release(luaL_testudata(L, 1, LuaEvents.handlerMetatable), as: Handler.self); return 0 })
+            L.setFunction(-1, "__gc", { L in RetainedUserdata.release(luaL_testudata(L, 1, LuaEvents.handlerMetatable), as: EventHandler.self); return 0 })
             L.setFunction(-1, "__tostring", { L in protect(L) { L in
-                let h = try LuaEvents.handler(Args(L: L, api: "EventHandler"), 1).handler
+                let h = try LuaEvents.handler(Args(L: L, api: "EventHandler"), 1)
                 L.push("EventHandler(\(h.name)\(h.isValid ? "" : ", removed"))"); return 1
             } })
             L.setFunction(-1, "__index", { L in protect(L) { L in
                 let h = try LuaEvents.handler(Args(L: L, api: "EventHandler"), 1)
                 switch L.string(2) ?? "" {
-                case "name": L.push(h.handler.name)
-                case "valid": lua_pushboolean(L, h.handler.isValid ? 1 : 0)
-                case "layer": LuaLayer.pushOptional(L, h.handler.layer, binding: try LuaBinding.of(L))
+                case "name": L.push(h.name)
+                case "valid": lua_pushboolean(L, h.isValid ? 1 : 0)
+                case "layer": LuaLayer.pushOptional(L, h.layer, binding: try LuaBinding.of(L))
                 case "remove": lua_pushcclosure(L, { L in LuaEvents.remove(L) }, 0)
                 default: lua_pushnil(L)
                 }
@@ -51,7 +46,7 @@ enum LuaEvents {
             try a.table(1)
             let layer = try LuaLayer.arg(a, 2)
             let b = try LuaBinding.of(L)
-            let p = try b.engine.location(try LuaEvents.eventPoint(L, "x", "y", a.api), in: layer)
+            let p = try b.engine.location(try LuaEvents.eventLocation(L, a.api), in: layer)
             LuaValues.push(L, .point(p), binding: b)
             return 1
         } })
@@ -73,17 +68,17 @@ enum LuaEvents {
         L.pop()
     }
 
-    static func handler(_ a: Args, _ i: Int32) throws -> Handler {
-        guard let h = RetainedUserdata.object(luaL_testudata(a.L, i, handlerMetatable), as: Handler.self) else {
+    static func handler(_ a: Args, _ i: Int32) throws -> EventHandler {
+        guard let h = RetainedUserdata.object(luaL_testudata(a.L, i, handlerMetatable), as: EventHandler.self) else {
             throw a.fail(i, "an EventHandler")
         }
         return h
     }
 
-    /// Two number fields of the event table at 1.
-    static func eventPoint(_ L: OpaquePointer, _ x: String, _ y: String, _ api: String) throws -> Point {
-        let px = L.rawField(1, x) == LUA_TNUMBER ? lua_tonumberx(L, -1, nil) : Double.nan
-        let py = L.rawField(1, y) == LUA_TNUMBER ? lua_tonumberx(L, -1, nil) : Double.nan
+    /// `x` and `y` of the event table at 1.
+    static func eventLocation(_ L: OpaquePointer, _ api: String) throws -> Point {
+        let px = L.rawField(1, "x") == LUA_TNUMBER ? lua_tonumberx(L, -1, nil) : Double.nan
+        let py = L.rawField(1, "y") == LUA_TNUMBER ? lua_tonumberx(L, -1, nil) : Double.nan
         L.pop(2)
         guard px.isFinite, py.isFinite else { throw CalunaError.invalid("\(api): the event has no position") }
         return Point(px, py)
@@ -128,12 +123,7 @@ enum LuaEvents {
         }
         let slot = b.nextHandlerSlot
         b.nextHandlerSlot += 1
-        if lua_getiuservalue(L, 1, 1) != LUA_TTABLE {
-            L.pop()
-            calu_newtable(L)
-            lua_pushvalue(L, -1)
-            lua_setiuservalue(L, 1, 1)
-        }
+        LuaLayer.pushStore(L, 1)
         if L.rawField(-1, layerHandlersKey) != LUA_TTABLE {
             L.pop()
             calu_newtable(L)
@@ -179,13 +169,13 @@ enum LuaEvents {
             let a = Args(L: L, api: "EventHandler:remove")
             let h = try handler(a, 1)
             let b = try LuaBinding.of(L)
-            let layer = h.handler.layer
-            b.engine.removeEventHandler(h.handler)
+            let layer = h.layer
+            b.engine.removeEventHandler(h)
             if let layer {
                 LuaLayer.push(L, layer, binding: b)
                 if lua_getiuservalue(L, -1, 1) == LUA_TTABLE, L.rawField(-1, layerHandlersKey) == LUA_TTABLE {
                     lua_pushnil(L)
-                    lua_rawseti(L, -2, lua_Integer(h.handler.tag))
+                    lua_rawseti(L, -2, lua_Integer(h.tag))
                 }
                 lua_settop(L, 1)
             }

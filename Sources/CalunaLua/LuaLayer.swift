@@ -74,12 +74,7 @@ enum LuaLayer {
         } else if type != LUA_TFUNCTION && type > LUA_TNIL {
             throw CalunaError(.typeMismatch, "Layer.\(name) expects a function or nil, got \(LuaValues.describe(L, value))")
         }
-        if lua_getiuservalue(L, ud, 1) != LUA_TTABLE {
-            L.pop()
-            calu_newtable(L)
-            lua_pushvalue(L, -1)
-            lua_setiuservalue(L, ud, 1)
-        }
+        pushStore(L, ud)
         lua_pushvalue(L, value)
         L.setField(-2, name)
         // The binding answers for the layer while any callback is set.
@@ -96,6 +91,16 @@ enum LuaLayer {
             }
         }
         LuaLayer.pin(L, ud, layer, binding: binding)
+    }
+
+    /// Pushes the table of Lua data (callbacks, handlers) kept in the user
+    /// value of the proxy at `ud`, making it on first use.
+    static func pushStore(_ L: OpaquePointer, _ ud: Int32) {
+        guard lua_getiuservalue(L, ud, 1) != LUA_TTABLE else { return }
+        L.pop()
+        calu_newtable(L)
+        lua_pushvalue(L, -1)
+        lua_setiuservalue(L, ud, 1)
     }
 
     static func pin(_ L: OpaquePointer, _ ud: Int32, _ layer: Layer, binding: LuaBinding) {
