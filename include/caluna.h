@@ -118,7 +118,7 @@ extern "C" {
  *         input (caluna_send_json, caluna_load_events), handlers on the engine and on
  *         layers (caluna_on, caluna_layer_on, caluna_off) with hit testing, bubbling,
  *         pointer capture and the tap and pan gestures. */
-#define CALUNA_ABI_MINOR_VERSION 6
+#define CALUNA_ABI_MINOR_VERSION 7
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -460,7 +460,9 @@ typedef enum caluna_value_type {
     CALUNA_TYPE_COLOR = 7,     /* u.color: sRGB 0…1, straight alpha */
     CALUNA_TYPE_TRANSFORM = 8, /* u.transform: CATransform3D m11 m12 … m44 in row order */
     CALUNA_TYPE_IMAGE = 9,     /* u.image: an image id (ABI 1.3; "contents") */
-    CALUNA_TYPE_PATH = 10      /* u.path: count path elements, points (ABI 1.3; "shadowPath") */
+    CALUNA_TYPE_PATH = 10,     /* u.path: count path elements, points (ABI 1.3; "shadowPath") */
+    CALUNA_TYPE_ARRAY = 11     /* u.array: count caluna_values (ABI 1.7; "colors", "locations",
+                                  "lineDashPattern") */
 } caluna_value_type;
 
 /** A tagged value. Only the union member named by `type` is meaningful.
@@ -473,7 +475,12 @@ typedef enum caluna_value_type {
  *  elements may be NULL when count is 0: an empty path), copied; coordinates must be
  *  finite and within ±1e9 (properties check their own range, ±1e8 points for a layer's).
  *  As output, elements point into an engine-owned buffer valid until the next call on the
- *  engine (like strings). */
+ *  engine (like strings).
+ *  ARRAY (ABI 1.7). As input, u.array.items points to u.array.count values (0…2^20; items
+ *  may be NULL when count is 0), copied; entries cannot be arrays, and a property checks
+ *  their type (COLOR entries for "colors", NUMBER for "locations"). As output, items point
+ *  into an engine-owned buffer valid until the next call on the engine; arrays of strings
+ *  or paths cannot be returned (NOT_SUPPORTED). */
 typedef struct caluna_value {
     caluna_value_type type;
     union {
@@ -487,6 +494,7 @@ typedef struct caluna_value {
         const char *string;
         caluna_image image;
         struct { const caluna_path_element *elements; size_t count; } path;
+        struct { const struct caluna_value *items; size_t count; } array;
     } u;
 } caluna_value;
 
@@ -585,6 +593,15 @@ static inline caluna_value caluna_path_value(const caluna_path_element *elements
     v.type = CALUNA_TYPE_PATH;
     v.u.path.elements = elements;
     v.u.path.count = count;
+    return v;
+}
+/** An ARRAY value over `count` values (ABI 1.7); the items are borrowed by the value
+ *  (caluna_layer_set copies them). */
+static inline caluna_value caluna_array_value(const caluna_value *items, size_t count) {
+    caluna_value v = caluna_nil();
+    v.type = CALUNA_TYPE_ARRAY;
+    v.u.array.items = items;
+    v.u.array.count = count;
     return v;
 }
 
@@ -2842,6 +2859,58 @@ caluna_status caluna_pan_set_translation(caluna_engine *e, int64_t pointer_id, d
 /** Sends the rest of pointer_id's events to `layer` until it goes up (0: release it; its
  *  events are hit-tested where they happen). INVALID_ARGUMENT when it is not down. */
 caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, caluna_layer layer);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Specialised layers (ABI 1.7)                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Chapter 6's layer classes, made with caluna_layer_create_class: "CAShapeLayer",
+ *  "CATextLayer", "CAGradientLayer", "CAReplicatorLayer", "CAScrollLayer", "CATiledLayer",
+ *  "CAEmitterLayer" and caluna's "PixelBufferLayer". Their properties are set and read with
+ *  caluna_layer_set / caluna_layer_get like CALayer's (a key of another class is
+ *  UNKNOWN_KEY); the calls below are what a property value cannot express. */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Shape layers (ABI 1.7)                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Text layers (ABI 1.7)                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Gradient and replicator layers (ABI 1.7)                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Scroll layers (ABI 1.7)                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiled layers (ABI 1.7)                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Emitter layers (ABI 1.7)                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Pixel buffer layers (ABI 1.7)                                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+/* (section: declarations follow) */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -304,6 +304,6 @@ public func caluna_default_action_for_key(_ e: OpaquePointer?, _ key: UnsafePoin
     return withEngine(e, "caluna_default_action_for_key") { ce in
         let o = try actionOutput(out)
         let k = try string(key, "key")
-        try writeAction(Layer.defaultAction(forKey: k, transaction: ce.transaction), to: o, ce, owned: true)
+        try writeAction(Layer.defaultAction(forKey: k, transaction: ce.transaction, kind: nil), to: o, ce, owned: true)
     }
 }

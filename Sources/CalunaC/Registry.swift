@@ -49,6 +49,9 @@ final class CEngine {
     /// The buffer behind the last PATH result (caluna_value), valid until the next call.
     private var pathResult: UnsafeMutableRawPointer?
     private var pathResultCapacity = 0
+    /// The buffer behind the last ARRAY result, valid until the next call.
+    private var arrayResult: UnsafeMutableRawPointer?
+    private var arrayResultCapacity = 0
 
     init(session: Session) throws {
         self.session = session
@@ -62,6 +65,7 @@ final class CEngine {
         free(errorText)
         free(stringResult)
         free(pathResult)
+        free(arrayResult)
     }
 
     /// Sandboxes the scripts this engine will run; only before the first script.
@@ -120,6 +124,18 @@ final class CEngine {
 
     /// An engine-owned buffer of at least `bytes` bytes for a PATH result
     /// (valid until the next call); never NULL for a positive size.
+    /// An engine-owned buffer for an ARRAY result's elements (valid until the next call).
+    func arrayBuffer(_ bytes: Int) throws -> UnsafeMutableRawPointer {
+        if bytes <= arrayResultCapacity, let p = arrayResult { return p }
+        guard let p = malloc(max(bytes, 1)) else {
+            throw CalunaError(.outOfMemory, "cannot allocate \(bytes) bytes for an array result")
+        }
+        free(arrayResult)
+        arrayResult = p
+        arrayResultCapacity = max(bytes, 1)
+        return p
+    }
+
     func pathBuffer(_ bytes: Int) throws -> UnsafeMutableRawPointer {
         if bytes <= pathResultCapacity, let p = pathResult { return p }
         guard let p = malloc(max(bytes, 1)) else {

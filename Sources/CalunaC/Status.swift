@@ -11,7 +11,7 @@ let calunaABIVersion: Int32 = 1
 /// Grows with compatible additions (1: animations, presentation, timers, easing;
 /// 2: transactions, layer actions, Transition; 3: images, contents, effects, drawing, stats;
 /// 4: physics; 5: transforms, CATransformLayer; 6: input events and handlers).
-let calunaABIMinorVersion: Int32 = 6
+let calunaABIMinorVersion: Int32 = 7
 
 /// A C string that lives for the whole process.
 func staticCString(_ s: String) -> UnsafePointer<CChar> {

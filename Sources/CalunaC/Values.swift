@@ -11,13 +11,15 @@ enum ValueLayout {
     static let union = 8
 
     enum Tag: Int32 {
-        case null = 0, number, bool, string, point, size, rect, color, transform, image, path
+        case null = 0, number, bool, string, point, size, rect, color, transform, image, path, array
     }
+    /// The most elements an ARRAY value holds.
+    static let maximumArrayCount = 1 << 20
 }
 
 /// Reads a caller's caluna_value. NaN and ∞ anywhere are refused here, except
 /// a NUMBER of +∞ when `allowingInfinity` (repeatCount: forever).
-func readValue(_ p: UnsafeRawPointer, allowingInfinity: Bool = false) throws -> Value {
+func readValue(_ p: UnsafeRawPointer, allowingInfinity: Bool = false, nested: Bool = false) throws -> Value {
     let raw = p.loadUnaligned(as: Int32.self)
     let u = p + ValueLayout.union
     func d(_ i: Int) -> Double { u.loadUnaligned(fromByteOffset: i * 8, as: Double.self) }
@@ -60,6 +62,22 @@ func readValue(_ p: UnsafeRawPointer, allowingInfinity: Bool = false) throws -> 
         let bits = u.loadUnaligned(as: UInt.self)
         let count = u.loadUnaligned(fromByteOffset: 8, as: UInt.self)
         v = .path(try readPath(UnsafeRawPointer(bitPattern: bits), count: count, "value.u.path"))
+    case .array:
+        guard !nested else { throw CalunaError(.invalidArgument, "an ARRAY value cannot hold arrays") }
+        let bits = u.loadUnaligned(as: UInt.self)
+        let count = u.loadUnaligned(fromByteOffset: 8, as: UInt.self)
+        guard count <= UInt(ValueLayout.maximumArrayCount) else {
+            throw CalunaError(.invalidArgument, "value.u.array.count \(count) is more than \(ValueLayout.maximumArrayCount)")
+        }
+        var items: [Value] = []
+        if count > 0 {
+            guard let base = UnsafeRawPointer(bitPattern: bits) else {
+                throw CalunaError(.invalidArgument, "value.u.array.items is NULL with count \(count)")
+            }
+            items.reserveCapacity(Int(count))
+            for i in 0..<Int(count) { items.append(try readValue(base + i * ValueLayout.size, nested: true)) }
+        }
+        v = .array(items)
     }
     guard v.isFinite || (allowingInfinity && v == .number(.infinity)) else {
         throw CalunaError(.invalidArgument, "the value contains NaN or infinity")
@@ -102,8 +120,20 @@ func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine) t
         put(.path, [])
         p.storeBytes(of: UInt(bitPattern: buffer), toByteOffset: ValueLayout.union, as: UInt.self)
         p.storeBytes(of: UInt(n), toByteOffset: ValueLayout.union + 8, as: UInt.self)
-    case .array:
-        throw CalunaError(.notSupported, "the value is \(v.kind.expectation), which this ABI version cannot return")
+    case .array(let items):
+        // Entries are plain values (numbers, colours, points…): a string or a
+        // path inside would need a second result buffer.
+        let buffer = try ce.arrayBuffer(items.count * ValueLayout.size)
+        for (i, item) in items.enumerated() {
+            switch item {
+            case .string, .path, .array, .image:
+                throw CalunaError(.notSupported, "an array of \(item.kind.expectation) cannot be returned through caluna_value")
+            default: try writeValue(item, to: buffer + i * ValueLayout.size, engine: ce)
+            }
+        }
+        put(.array, [])
+        p.storeBytes(of: UInt(bitPattern: buffer), toByteOffset: ValueLayout.union, as: UInt.self)
+        p.storeBytes(of: UInt(items.count), toByteOffset: ValueLayout.union + 8, as: UInt.self)
     }
 }
 

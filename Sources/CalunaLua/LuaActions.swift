@@ -163,7 +163,7 @@ extension LuaBinding {
             try pcall(L, nargs: layerAndKey(layer, key)(L), results: 1)
             return try LuaActions.action(L, -1, binding: self, what: "Layer.defaultActionForKey")
         }
-        return found ?? Layer.defaultAction(forKey: key, transaction: engine.transaction)
+        return found ?? Layer.defaultAction(forKey: key, transaction: engine.transaction, kind: layer.kind)
     }
 
     /// Pushes (layer, key): the arguments of actionForLayer and defaultActionForKey.

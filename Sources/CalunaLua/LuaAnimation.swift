@@ -185,6 +185,10 @@ enum LuaAnimation {
     static func keyPathValue(_ L: OpaquePointer, _ v: Int32, _ anim: Animation, what: String) throws -> Value {
         guard let pa = anim as? PropertyAnimation else { throw CalunaError.invalid("\(what): not a property animation") }
         let kind = try pa.valueKind()
+        if kind == .array, pa.valueFunction == nil, let keyPath = pa.keyPath,
+           let element = Layer.elementKind(forKeyPath: keyPath) {
+            return try LuaValues.value(L, v, kind: kind, nullable: false, what: what, element: element)
+        }
         if kind == .array {
             // scale / translate value functions: a number means all three axes.
             if let n = L.number(v) { return .number(n) }

@@ -87,7 +87,7 @@ enum LuaLayer {
         layer.delegate = any ? binding : nil
         if name == "defaultActionForKey" {
             layer.defaultActionOverride = type <= LUA_TNIL ? nil : { [weak binding] l, key in
-                try binding?.defaultAction(for: l, forKey: key) ?? Layer.defaultAction(forKey: key, transaction: l.engine?.transaction)
+                try binding?.defaultAction(for: l, forKey: key) ?? Layer.defaultAction(forKey: key, transaction: l.engine?.transaction, kind: l.kind)
             }
         }
         LuaLayer.pin(L, ud, layer, binding: binding)
@@ -177,7 +177,7 @@ enum LuaLayer {
             LuaTransform.push(L, layer.affineTransform)
             return 1
         }
-        if let prop = LayerProperties.named(key) {
+        if let prop = LayerProperties.named(key, kind: layer.kind) {
             LuaValues.push(L, prop.get(layer), binding: binding)
             return 1
         }
@@ -212,7 +212,7 @@ enum LuaLayer {
                 if !LuaLayer.pushStored(L, 1, key) { lua_pushnil(L) }
                 return 1
             }
-            _ = try LayerProperties.resolve(key)   // throws the right error
+            _ = try LayerProperties.resolve(key, kind: layer.kind)   // throws the right error
             return 0
         }
     } }
@@ -239,12 +239,12 @@ enum LuaLayer {
             layer.foreignContents = LuaRef(L, v, binding: binding)
             return
         }
-        if let prop = LayerProperties.named(key) {
+        if let prop = LayerProperties.named(key, kind: layer.kind) {
             guard !prop.derived || key == "frame" || key == "affineTransform" else {
                 throw CalunaError(.invalidArgument, "Layer.\(key) is read-only")
             }
             let value = try LuaValues.value(L, v, kind: prop.kind, nullable: prop.nullable, what: "Layer.\(key)",
-                                            allowsInfinity: prop.allowsInfinity)
+                                            allowsInfinity: prop.allowsInfinity, element: prop.elementKind)
             try prop.set(layer, value)
             return
         }
@@ -285,7 +285,7 @@ enum LuaLayer {
             try layer.checkModel("style")
             layer.style = try LuaActions.style(L, v, binding: binding)
         default:
-            _ = try LayerProperties.resolve(key)
+            _ = try LayerProperties.resolve(key, kind: layer.kind)
         }
     }
 }

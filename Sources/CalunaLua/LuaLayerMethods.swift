@@ -99,8 +99,9 @@ enum LuaLayerMethods {
             let a = Args(L: L, api: "Layer:setValueForKeyPath")
             let layer = try LuaLayerMethods.arg(a, 1)
             let path = try a.string(3)
-            let (kind, nullable) = try Layer.kind(forKeyPath: path)
-            let value = try LuaValues.value(L, 2, kind: kind, nullable: nullable, what: path)
+            let (kind, nullable) = try Layer.kind(forKeyPath: path, of: layer.kind)
+            let value = try LuaValues.value(L, 2, kind: kind, nullable: nullable, what: path,
+                                            element: Layer.elementKind(forKeyPath: path, of: layer.kind))
             try LuaLayerMethods.changing(L) { try layer.setValue(value, forKeyPath: path) }
             return 0
         } })

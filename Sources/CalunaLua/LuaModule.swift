@@ -23,7 +23,10 @@ enum LuaModule {
         calu_newtable(L)
         L.push(calunaVersion); L.setField(-2, "version")
         LuaModule.pushLayerClass(L); L.setField(-2, "Layer")
-        LuaModule.pushLayerClass(L, kind: .transformLayer); L.setField(-2, "TransformLayer")
+        for kind in LayerKind.allCases where kind != .layer {   // ca.TransformLayer, ca.ShapeLayer, …
+            LuaModule.pushLayerClass(L, kind: kind); L.setField(-2, kind.luaName)
+        }
+        LuaSpecialisedLayers.register(L)
         LuaTransform.pushClass(L); L.setField(-2, "Transform3D")
         LuaTransform.pushAffineClass(L); L.setField(-2, "AffineTransform")
         LuaImage.pushClass(L); L.setField(-2, "Image")
@@ -113,8 +116,18 @@ enum LuaModule {
         } })
         L.setFunction(-1, "properties", { L in protect(L) { L in
             let b = try LuaBinding.of(L)
-            lua_createtable(L, Int32(LayerProperties.all.count), 0)
-            for (i, p) in LayerProperties.all.enumerated() {
+            // ca.properties([className]): CALayer's, or a specialised kind's (all of them).
+            var kind = LayerKind.layer
+            if lua_type(L, 1) > LUA_TNIL {
+                let name = try Args(L: L, api: "ca.properties").string(1)
+                guard let k = LayerKind(luaName: name) else {
+                    throw CalunaError(.invalidArgument, "ca.properties: unknown layer class \"\(name)\" (known: \(LayerKind.allCases.map(\.luaName).joined(separator: ", ")))")
+                }
+                kind = k
+            }
+            let props = LayerProperties.all(of: kind)
+            lua_createtable(L, Int32(props.count), 0)
+            for (i, p) in props.enumerated() {
                 calu_newtable(L)
                 L.push(p.key); L.setField(-2, "key")
                 L.push(p.kind.rawValue); L.setField(-2, "kind")
@@ -211,7 +224,7 @@ enum LuaModule {
         L.setFunction(-1, "defaultActionForKey", { L in protect(L) { L in
             let key = try Args(L: L, api: "Layer.defaultActionForKey").string(1)
             let b = try LuaBinding.of(L)
-            LuaActions.push(L, Layer.defaultAction(forKey: key, transaction: b.engine.transaction), binding: b)
+            LuaActions.push(L, Layer.defaultAction(forKey: key, transaction: b.engine.transaction, kind: nil), binding: b)
             return 1
         } })
         L.push(kind.className)
@@ -244,7 +257,7 @@ enum LuaModule {
         let first = ["anchorPoint", "anchorPointZ", "bounds", "frame", "position"]
         func rank(_ k: String) -> Int {
             if let i = first.firstIndex(of: k) { return i }
-            if let i = LayerProperties.all.firstIndex(where: { $0.key == k }) { return 10 + i }
+            if let i = LayerProperties.all(of: layer.kind).firstIndex(where: { $0.key == k }) { return 10 + i }
             return k == "sublayers" ? 2000 : 1000
         }
         try L.applyFields(of: t, "ca.Layer", rank: rank) { k in

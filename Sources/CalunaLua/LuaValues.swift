@@ -60,12 +60,16 @@ enum LuaValues {
         return Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
     }
 
+    /// The most entries an array property takes (gradient stops, dashes).
+    static let maximumArrayCount = 1 << 20
+
     private static func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
 
     /// Converts the Lua value at idx to a Value of `kind`; `what` names the
     /// receiver in errors ("Layer.position").
+    /// `element`: for an array kind, the kind of each entry (a sequence).
     static func value(_ L: OpaquePointer, _ idx: Int32, kind: ValueKind, nullable: Bool, what: String,
-                      allowsInfinity: Bool = false) throws -> Value {
+                      allowsInfinity: Bool = false, element: ValueKind? = nil) throws -> Value {
         let ty = lua_type(L, idx)
         if ty <= LUA_TNIL {
             guard nullable else { throw mismatch(L, idx, kind, what) }
@@ -87,7 +91,22 @@ enum LuaValues {
         case .transform: v = LuaTransform.get(L, idx).map(Value.transform)
         case .image: v = LuaImage.get(L, idx).map(Value.image)
         case .path: v = LuaPath.get(L, idx).map(Value.path)
-        case .null, .array: v = nil
+        case .array:
+            guard let element, ty == LUA_TTABLE else { v = nil; break }
+            let t = lua_absindex(L, idx)
+            let n = Int(lua_rawlen(L, t))
+            guard n <= LuaValues.maximumArrayCount else {
+                throw CalunaError(.invalidArgument, "\(what): \(n) entries is more than the \(LuaValues.maximumArrayCount) allowed")
+            }
+            var items: [Value] = []
+            items.reserveCapacity(n)
+            for i in 0..<n {
+                lua_rawgeti(L, t, lua_Integer(i + 1))
+                defer { L.pop() }
+                items.append(try value(L, -1, kind: element, nullable: false, what: "\(what)[\(i + 1)]"))
+            }
+            v = .array(items)
+        case .null: v = nil
         }
         guard let v else { throw mismatch(L, idx, kind, what) }
         if allowsInfinity, v == .number(.infinity) { return v }

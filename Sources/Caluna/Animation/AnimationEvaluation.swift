@@ -13,9 +13,9 @@ final class ResolvedKeyPath {
                                                 "transform": .transform, "backgroundColor": .backgroundColor,
                                                 "anchorPoint": .anchorPoint]
 
-    init(_ keyPath: String) throws {
+    init(_ keyPath: String, kind layerKind: LayerKind) throws {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let property = try LayerProperties.resolve(String(parts[0]))
+        let property = try LayerProperties.resolve(String(parts[0]), kind: layerKind)
         guard property.animatable else {
             let hint = property.key == "frame" ? " (animate position and bounds)" : ""
             throw CalunaError.invalid("'\(property.key)' is not animatable\(hint)")

@@ -34,6 +34,10 @@ public struct LayerState: Equatable {
     // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
     // superlayer's time to its own, for its animations and its sublayers'.
     public var timing = MediaTiming()
+
+    /// The properties of the specialised kinds (SpecialisedLayers.swift),
+    /// boxed and shared until a layer changes one.
+    public var specialised = SpecialisedLayerState.shared
 }
 
 /// The contents and visual-effect properties of a layer (defaults here).
@@ -281,6 +285,17 @@ public enum LayerKind: String, Sendable, CaseIterable {
     /// CATransformLayer: draws only its sublayers, in its superlayer's 3D
     /// space (it does not flatten them), with its opacity applied to each.
     case transformLayer = "CATransformLayer"
+    // The specialised layers of chapter 6 (one file each in Layer/ and Render/).
+    case shapeLayer = "CAShapeLayer"
+    case textLayer = "CATextLayer"
+    case gradientLayer = "CAGradientLayer"
+    case replicatorLayer = "CAReplicatorLayer"
+    case scrollLayer = "CAScrollLayer"
+    case tiledLayer = "CATiledLayer"
+    case emitterLayer = "CAEmitterLayer"
+    /// caluna's portable CAEAGLLayer / AVPlayerLayer: the host or a script
+    /// supplies its pixels (PixelBufferLayer.swift).
+    case pixelBufferLayer = "PixelBufferLayer"
 
     /// The Core Animation class name ("CALayer", "CATransformLayer").
     public var className: String { rawValue }

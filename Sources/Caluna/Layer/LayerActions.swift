@@ -69,19 +69,21 @@ extension Layer {
             level += 1
         }
         if let override = defaultActionOverride { return answer(try override(self, key)) ?? nil }
-        return Layer.defaultAction(forKey: key, transaction: engine?.transaction)
+        return Layer.defaultAction(forKey: key, transaction: engine?.transaction, kind: kind)
     }
 
     /// +defaultActionForKey: a basic animation for every animatable property
     /// (duration and timing function from the transaction, else 0.25 s on the
     /// default curve) and a fade transition for `contents`; nil otherwise.
-    public static func defaultAction(forKey key: String, transaction: TransactionStack?) -> LayerAction? {
+    /// `kind` nil: the default of whichever kind has the property.
+    public static func defaultAction(forKey key: String, transaction: TransactionStack?,
+                                     kind: LayerKind? = .layer) -> LayerAction? {
         if key == ActionKey.contents {
             let t = Transition()
             t.timing.duration = transaction?.animationDuration ?? MediaTiming.defaultDuration
             return .animation(t)
         }
-        guard let p = LayerProperties.named(key), p.animatable else { return nil }
+        guard let p = try? LayerProperties.resolve(key, kind: kind), p.animatable, p.animatesImplicitly else { return nil }
         let a = BasicAnimation()
         a.keyPath = key
         a.timing.duration = transaction?.animationDuration ?? MediaTiming.defaultDuration
@@ -95,7 +97,7 @@ extension Layer {
     func changed(_ key: String) {
         markNeedsCommit()
         guard presentationLayer != nil, let engine, engine.actionsEnabled,
-              LayerProperties.named(key)?.animatable == true else { return }
+              LayerProperties.named(key, kind: kind)?.animatable == true else { return }
         engine.runAction(forKey: key, on: self)
     }
 
@@ -139,7 +141,7 @@ extension Engine {
     /// from what is on screen now.
     private func run(_ animation: Animation, forKey key: String, on layer: Layer) throws {
         let a = animation.copy()
-        if let p = a as? PropertyAnimation, p.keyPath == nil, LayerProperties.named(key) != nil { p.keyPath = key }
+        if let p = a as? PropertyAnimation, p.keyPath == nil, LayerProperties.named(key, kind: layer.kind) != nil { p.keyPath = key }
         if let b = a as? BasicAnimation, b.fromValue == nil, b.valueFunction == nil, let keyPath = b.keyPath,
            let shown = layer.presentation() {
             let v = try shown.value(forKeyPath: keyPath)

@@ -5,7 +5,7 @@ extension Layer {
     public func jsonDescription(indent: String = "") -> String {
         let inner = indent + "  "
         var fields: [String] = []
-        for p in LayerProperties.all {
+        for p in LayerProperties.all(of: kind) {
             fields.append("\(inner)\(jsonString(p.key)): \(Layer.json(p.get(self)))")
         }
         let subs = sublayers.map { $0.jsonDescription(indent: inner + "  ") }

@@ -20,6 +20,12 @@ public struct LayerProperty {
     public let invalidates: Invalidation
     /// repeatCount and repeatDuration accept infinity (repeat forever).
     public let allowsInfinity: Bool
+    /// For array properties (colors, locations, lineDashPattern): the kind
+    /// of each element, so Lua and C know how to convert them.
+    public internal(set) var elementKind: ValueKind? = nil
+    /// False for animatable properties Core Animation never animates
+    /// implicitly (CAShapeLayer.path): no default action.
+    public internal(set) var animatesImplicitly = true
     let read: (Layer) -> Value
     let write: (Layer, Value) throws -> Void
 
@@ -37,6 +43,11 @@ public struct LayerProperty {
             }
         } else if v.kind != kind {
             throw CalunaError(.typeMismatch, "\(key) expects \(kind.expectation), got \(v.kind.expectation)")
+        }
+        if let elementKind, case .array(let items) = v {
+            for (i, item) in items.enumerated() where item.kind != elementKind {
+                throw CalunaError(.typeMismatch, "\(key)[\(i + 1)] expects \(elementKind.expectation), got \(item.kind.expectation)")
+            }
         }
         try layer.checkModel(key)
         if case .number(let n) = v, allowsInfinity, n == .infinity {
@@ -276,8 +287,18 @@ public enum LayerProperties {
     }()
 
     /// Looks a key up, with the error a caller should see when it is unknown.
-    public static func resolve(_ key: String) throws -> LayerProperty {
-        if let p = byKey[key] { return p }
+    /// `kind` nil: a property of any kind (an animation's key path, before
+    /// it is attached to a layer).
+    public static func resolve(_ key: String, kind: LayerKind? = .layer) throws -> LayerProperty {
+        guard let kind else {
+            if let p = named(key) { return p }
+            if let owner = owner(of: key), let p = named(key, kind: owner) { return p }
+            return try resolve(key, kind: .layer)
+        }
+        if let p = named(key, kind: kind) { return p }
+        if let owner = owner(of: key) {
+            throw CalunaError(.unknownKey, "\(kind.className) has no property '\(key)' (it belongs to \(owner.className))")
+        }
         if let why = notYetSupported[key] {
             throw CalunaError(.notSupported, "Layer property '\(key)' is not supported yet (\(why))")
         }
@@ -307,7 +328,7 @@ extension Layer {
     /// KVC-style access by key path: "position", "position.x", "bounds.size.width".
     public func value(forKeyPath keyPath: String) throws -> Value {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let prop = try LayerProperties.resolve(String(parts[0]))
+        let prop = try LayerProperties.resolve(String(parts[0]), kind: kind)
         let rest = Array(parts.dropFirst())
         guard let v = prop.get(self).component(rest) else {
             throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
@@ -317,7 +338,7 @@ extension Layer {
 
     public func setValue(_ v: Value, forKeyPath keyPath: String) throws {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let prop = try LayerProperties.resolve(String(parts[0]))
+        let prop = try LayerProperties.resolve(String(parts[0]), kind: kind)
         let rest = Array(parts.dropFirst())
         if rest.isEmpty { return try prop.set(self, v) }
         guard let componentKind = Value.componentKind(of: prop.kind, rest) else {
@@ -336,13 +357,20 @@ extension Layer {
 extension Layer {
     /// The kind a key path takes, and whether nil is allowed (for callers that
     /// convert untyped input, like Lua).
-    public static func kind(forKeyPath keyPath: String) throws -> (ValueKind, Bool) {
+    public static func kind(forKeyPath keyPath: String, of layerKind: LayerKind? = nil) throws -> (ValueKind, Bool) {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let prop = try LayerProperties.resolve(String(parts[0]))
+        let prop = try LayerProperties.resolve(String(parts[0]), kind: layerKind)
         let rest = Array(parts.dropFirst())
         guard let kind = Value.componentKind(of: prop.kind, rest) else {
             throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
         }
         return (kind, rest.isEmpty && prop.nullable)
+    }
+
+    /// The kind of each element when a key path names a whole array property
+    /// (gradient colors, dash patterns); nil otherwise.
+    public static func elementKind(forKeyPath keyPath: String, of layerKind: LayerKind? = nil) -> ValueKind? {
+        guard !keyPath.contains(".") else { return nil }
+        return (try? LayerProperties.resolve(keyPath, kind: layerKind))?.elementKind
     }
 }

@@ -161,6 +161,7 @@ struct Compositor {
             fillBackground(layer, b, alpha: alpha)
         }
         drawContents(layer, alpha: alpha)
+        if layer.kind.drawsOwnContent { try drawKindContent(layer, alpha: alpha) }
         if !(layer.masksToBounds && b.isEmpty) { try drawSublayers(of: layer, alpha: alpha) }
     }
 
@@ -171,6 +172,7 @@ struct Compositor {
         let saved = contentsFlipped
         if layer.geometryFlipped { contentsFlipped.toggle() }
         defer { contentsFlipped = saved }
+        if layer.kind == .replicatorLayer { return try drawReplicatedSublayers(of: layer, alpha: alpha) }
         guard layer.sublayersAreFlat else { return try drawRenderingContext(of: layer, alpha: alpha) }
         let space = layer.sublayerSpaceAffine
         for sub in layer.sublayersInDrawingOrder {
