@@ -1878,9 +1878,19 @@ typedef struct caluna_stats {
     int64_t raster_cache_bytes;
     int64_t backing_store_bytes;
     int64_t image_bytes;
+    /** Physics steps run since the previous stats, and the wall-clock microseconds they
+     *  took (ABI 1.7; for budgets, never for tests). */
+    int64_t physics_steps;
+    int64_t physics_step_microseconds;
+    /** Text layers laid out again (a move or a fade reuses the layout) (ABI 1.7). */
+    int64_t text_layouts;
+    /** Tiles tiled layers drew, each through one draw callback (ABI 1.7). */
+    int64_t tiles_drawn;
+    /** Emitter particles the last render drew (ABI 1.7). */
+    int64_t particles_drawn;
 } caluna_stats;
 
-typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 104 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
+typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 144 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
 
 /** All zero with struct_size set: what caluna_engine_stats expects. */
 static inline caluna_stats caluna_stats_default(void) {

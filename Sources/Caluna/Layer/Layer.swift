@@ -179,6 +179,10 @@ public final class Layer {
     var sublayersNeedCommit = false
     /// On a presentation layer: the shouldRasterize bitmap (RasterCache.swift).
     var rasterCache: RasterCache? = nil
+    /// A specialised kind's render-time state, owned by its Render/ file
+    /// (a text layout, drawn tiles, a pixel buffer); kept on the layer the
+    /// compositor draws, so a move reuses it.
+    var kindCache: AnyObject? = nil
     /// On a presentation layer: the transition shown now (Transition.swift).
     var transitionFrame: TransitionFrame? = nil
     /// Input handlers on this (model) layer, in the order they were added

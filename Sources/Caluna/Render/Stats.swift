@@ -15,6 +15,13 @@ public struct FrameStats: Sendable, Equatable {
     /// Backing-store pixels redrawn (a dirty rect counts only its own pixels).
     public var dirtyPixels = 0
     public var imagesDecoded = 0
+    // specialised layers (chapter 6)
+    /// Text layers laid out again (a move or fade reuses the layout).
+    public var textLayouts = 0
+    /// Tiles a tiled layer drew (each through one draw callback).
+    public var tilesDrawn = 0
+    /// Emitter particles drawn by the last render.
+    public var particlesDrawn = 0
     // physics
     public var physicsSteps = 0
     /// Time spent in physics steps (wall clock; for budgets, never for tests).
@@ -33,7 +40,9 @@ public struct FrameStats: Sendable, Equatable {
          ("rasterCacheMisses", rasterCacheMisses), ("drawCallbacks", drawCallbacks), ("dirtyPixels", dirtyPixels),
          ("imagesDecoded", imagesDecoded), ("rasterCacheBytes", rasterCacheBytes),
          ("backingStoreBytes", backingStoreBytes), ("imageBytes", imageBytes),
-         ("physicsSteps", physicsSteps), ("physicsStepMicroseconds", physicsStepMicroseconds)]
+         ("physicsSteps", physicsSteps), ("physicsStepMicroseconds", physicsStepMicroseconds),
+         // New fields go last: caluna_stats (C) follows this order.
+         ("textLayouts", textLayouts), ("tilesDrawn", tilesDrawn), ("particlesDrawn", particlesDrawn)]
     }
 }
 
