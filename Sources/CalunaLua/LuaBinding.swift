@@ -18,7 +18,7 @@ final class LuaBinding: LayerDelegate {
     var nextHandlerSlot: lua_Integer = 1
     /// Layer callbacks a script may set, by name (the overrides a subclass
     /// would make; `delegate` holds an object instead).
-    static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey", "draw"]
+    static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey", "draw", "drawFrame"]
 
     init(session: Session, state: OpaquePointer) {
         self.session = session

@@ -6,6 +6,7 @@ import CLua
 enum LuaSpecialisedLayers {
     /// Called once per state, after the layer metatables exist.
     static func register(_ L: OpaquePointer) {
+        LuaPixelBufferLayer.register(L)
     }
 }
 

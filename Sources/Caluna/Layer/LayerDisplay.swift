@@ -59,6 +59,7 @@ extension Layer {
         isDisplaying = true
         defer { isDisplaying = false }
         displayDirty = nil
+        if displayAtRenderTime(dirty: dirty) { return }
         if let d = delegate, try d.display(self) {
             engine?.pendingStats.drawCallbacks += 1
             return

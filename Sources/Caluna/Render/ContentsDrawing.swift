@@ -22,7 +22,12 @@ extension Compositor {
     }
 
     mutating func drawContents(_ layer: Layer, alpha: Double) {
-        guard let img = layer.contents, alpha > 0, let (source, dest) = Compositor.contentsGeometry(layer, img) else { return }
+        if let img = layer.contents { drawContents(img, of: layer, alpha: alpha) }
+    }
+
+    /// `img` drawn as the layer's contents (a pixel buffer layer's frame too).
+    mutating func drawContents(_ img: Image, of layer: Layer, alpha: Double) {
+        guard alpha > 0, let (source, dest) = Compositor.contentsGeometry(layer, img) else { return }
         stats.layersDrawn += 1
         cairo_save(cr)
         defer { cairo_restore(cr) }

@@ -1,6 +1,53 @@
 extension Compositor {
-    /// Stub (issue #9): a PixelBufferLayer draws nothing yet.
+    /// A pixel buffer layer's frame, drawn as its contents (gravity,
+    /// contentsRect, filters; the compositor's clip, mask and transform
+    /// around it). The frame callback runs first when a new frame is due.
     mutating func drawPixelBuffer(_ layer: Layer, alpha: Double) throws {
-        throw CalunaError(.notSupported, "PixelBufferLayer drawing is not implemented yet")
+        try layer.updateFrame(stats: &stats)
+        guard let frame = layer.pixelBufferStore.frame else { return }
+        drawContents(frame, of: layer, alpha: alpha)
+    }
+}
+
+extension Layer {
+    /// The buffer size a frame callback draws: pixelWidth × pixelHeight, or
+    /// bounds × contentsScale (rounded up); nil when that is empty.
+    var pixelBufferSize: (width: Int, height: Int)? {
+        let st = state.specialised.value.pixelBuffer
+        let w = st.pixelWidth > 0 ? st.pixelWidth : (bounds.width * contentsScale).rounded(.up)
+        let h = st.pixelHeight > 0 ? st.pixelHeight : (bounds.height * contentsScale).rounded(.up)
+        guard w.isFinite, h.isFinite, w >= 1, h >= 1 else { return nil }
+        guard w <= Double(Image.maximumSide), h <= Double(Image.maximumSide) else { return (Int.max, Int.max) }
+        return (Int(w), Int(h))
+    }
+
+    /// Runs the frame callback (the host's, else the delegate's) when a frame
+    /// is due: always without retained backing, otherwise when there is none
+    /// yet, after setNeedsDisplay, or when the buffer size changed.
+    func updateFrame(stats: inout FrameStats) throws {
+        let model = modelLayer, store = pixelBufferStore
+        let delegate = model.delegate as? PixelBufferLayerDelegate
+        guard store.frameHandler != nil || delegate != nil, let (w, h) = pixelBufferSize else { return }
+        let retained = state.specialised.value.pixelBuffer.retainedBacking
+        let sizeChanged = store.frame.map { $0.width != w || $0.height != h } ?? true
+        guard !retained || store.needsFrame || sizeChanged else { return }
+        try Image.checkSize(w, h, "PixelBufferLayer")
+        let buffer = try PixelBuffer(width: w, height: h)
+        defer { buffer.invalidate() }
+        let time = engine?.mediaTime ?? 0
+        var shown: Image? = buffer.image
+        try model.runRenderTimeCallback {
+            if let handler = store.frameHandler {
+                try handler(model, buffer, time)
+            } else if let delegate {
+                let (drew, image) = try delegate.drawFrame(of: model, into: buffer, time: time)
+                shown = drew ? image ?? buffer.image : nil
+            }
+        }
+        guard let shown else { return }
+        stats.drawCallbacks += 1
+        store.framesDrawn += 1
+        store.frame = shown
+        store.needsFrame = false
     }
 }
