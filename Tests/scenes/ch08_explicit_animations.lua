@@ -3,7 +3,7 @@
 -- transform vs virtual key paths (L8.8/L8.9), groups (L8.10), start/stop (L8.15),
 -- and the derived rules D6, D7, D17, D22 plus the animation API's error cases.
 -- Transitions as actions and the implicit-animation rules (D20) are in ch07; the
--- transition listings L8.11–L8.14 come with issue #9.
+-- transition listings L8.11–L8.14 are in ch08_transitions.lua.
 -- Spec: shared/spec/book-ch07-09.md §0.3/0.4, §1.5–1.13, §2 "Chapter 8", derived D6/D7/D17/D22.
 --
 -- Conventions (spec §2): the clock starts at 0; a scene is built and committed with

@@ -42,11 +42,14 @@ extension Layer {
     /// did not finish. A duration of 0 becomes the transaction's
     /// animationDuration (0.25 s by default); a nil timing function becomes
     /// the transaction's animationTimingFunction when it has one. Completion
-    /// blocks of the open transactions wait for it. Returns the attached
-    /// (read-only) copy.
+    /// blocks of the open transactions wait for it. A Transition always goes
+    /// under "transition". Returns the attached (read-only) copy.
     @discardableResult
     public func addAnimation(_ animation: Animation, forKey key: String?) throws -> Animation {
         try checkModel("addAnimation")
+        // One transition per layer: whatever key is given, a transition is
+        // kept under "transition" (kCATransition; spec R-X2, fact 8-44).
+        let key = animation is Transition ? ActionKey.transition : key
         let copy = animation.copy()
         try copy.validate(for: self)
         let transaction = engine?.transaction

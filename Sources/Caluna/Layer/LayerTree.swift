@@ -152,13 +152,24 @@ extension Layer {
     /// when it leaves the engine's tree (a move within the tree sends none).
     /// A layer about to go back `into` the same superlayer sends that
     /// superlayer one "sublayers" event, not two.
+    /// A layer removed from the engine's tree loses its animations and its
+    /// sublayers' (told finished: false): a transition added to it goes with
+    /// it (spec R-A4, R-X5). A move within the tree keeps them.
     private func detach(ordering: Bool, into newParent: Layer? = nil) {
         guard let s = superlayer, !isPresentation else { return }
         let wasShown = ordering && isShown
+        let leavesTree = ordering && engine?.isInTree(self) == true
         s.sublayers.removeAll { $0 === self }
         superlayer = nil
         s.didMutateSublayers(sendingEvent: s !== newParent)
+        if leavesTree { removeAnimationsInSubtree() }
         if wasShown { orderChanged(wasShown: true) }
+    }
+
+    private func removeAnimationsInSubtree() {
+        removeAllAnimations()
+        for sub in sublayers { sub.removeAnimationsInSubtree() }
+        maskLayer?.removeAnimationsInSubtree()
     }
 
     /// Any change of the sublayers array marks the layer for layout (so a
