@@ -7,6 +7,7 @@ enum LuaSpecialisedLayers {
     /// Called once per state, after the layer metatables exist.
     static func register(_ L: OpaquePointer) {
         LuaPixelBufferLayer.register(L)
+        LuaTextLayer.register(L)
     }
 }
 
