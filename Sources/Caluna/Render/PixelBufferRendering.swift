@@ -34,7 +34,8 @@ extension Layer {
         try Image.checkSize(w, h, "PixelBufferLayer")
         let buffer = try PixelBuffer(width: w, height: h)
         defer { buffer.invalidate() }
-        let time = engine?.mediaTime ?? 0
+        // The layer's own time: speed 0 pauses a frame source, timeOffset seeks (CAMediaTiming).
+        let time = model.localTime(atMediaTime: engine?.mediaTime ?? 0)
         var shown: Image? = buffer.image
         try model.runRenderTimeCallback {
             if let handler = store.frameHandler {
