@@ -65,7 +65,7 @@ extension Layer {
     /// A frozen copy of this (presentation) layer's subtree, outside any
     /// engine: what a transition fades or slides away from.
     func snapshotTree() -> Layer {
-        let c = Layer(engine: nil)
+        let c = Layer(engine: nil, kind: kind)  // a shape or text layer keeps drawing its own content
         c.state = state
         c.transitionFrame = transitionFrame
         c.sublayers = sublayers.map { $0.snapshotTree() }

@@ -20,26 +20,44 @@ public struct PathSegment: Equatable, Sendable {
     /// The segments of a path, in order; moves start a new subpath and are
     /// not segments themselves; a close is a line back to the subpath start.
     public static func segments(of path: Path) -> [PathSegment] {
-        var out: [PathSegment] = []
-        var current: Point? = nil, subpathStart: Point? = nil
+        pieces(of: path).compactMap { $0.closes && $0.segment.start == $0.segment.end ? nil : $0.segment }
+    }
+
+    /// A segment with its place in the path's subpaths (stroke trimming needs both).
+    public struct Piece: Sendable {
+        public let segment: PathSegment
+        /// The first segment after a move or a close.
+        public let startsSubpath: Bool
+        /// Made by a close element (zero-length when the subpath already ended at its start).
+        public let closes: Bool
+    }
+
+    /// Every drawn piece of a path in order, zero-length closes included.
+    public static func pieces(of path: Path) -> [Piece] {
+        var out: [Piece] = []
+        var current: Point? = nil, subpathStart: Point? = nil, fresh = true
+        func add(_ pts: [Point], closes: Bool = false) {
+            out.append(Piece(segment: PathSegment(points: pts), startsSubpath: fresh, closes: closes))
+            fresh = false
+        }
         for e in path.elements {
             switch e {
             case .move(let p):
-                current = p; subpathStart = p
+                current = p; subpathStart = p; fresh = true
             case .line(let p):
-                if let c = current { out.append(PathSegment(points: [c, p])) }
+                if let c = current { add([c, p]) } else { subpathStart = p }
                 current = p
             case .quad(let c1, let p):
-                if let c = current { out.append(PathSegment(points: [c, c1, p])) }
+                if let c = current { add([c, c1, p]) } else { subpathStart = p }
                 current = p
             case .cubic(let c1, let c2, let p):
-                if let c = current { out.append(PathSegment(points: [c, c1, c2, p])) }
+                if let c = current { add([c, c1, c2, p]) } else { subpathStart = p }
                 current = p
             case .close:
-                if let c = current, let s = subpathStart, c != s { out.append(PathSegment(points: [c, s])) }
-                current = subpathStart
+                if let c = current, let s = subpathStart, !fresh { add([c, s], closes: true) }
+                // The next segment starts a new subpath at the same point (CGPath).
+                current = subpathStart; fresh = true
             }
-            if subpathStart == nil { subpathStart = current }
         }
         return out
     }
@@ -91,6 +109,27 @@ public struct PathSegment: Equatable, Sendable {
             if v.x == 0 && v.y == 0 { v = Point(end.x - start.x, end.y - start.y) }
         }
         return atan2(v.y, v.x)
+    }
+
+    /// The piece between curve parameters t0 ≤ t1 (de Casteljau), as the
+    /// same kind of segment: strokeStart/strokeEnd trim paths with it.
+    public func subsegment(from t0: Double, to t1: Double) -> PathSegment {
+        // The first part of a split at t: the left edges of de Casteljau's triangle.
+        func head(_ pts: [Point], _ t: Double) -> [Point] {
+            var row = pts, out = [pts[0]]
+            while row.count > 1 {
+                row = (0..<row.count - 1).map { i in
+                    Point(row[i].x + (row[i + 1].x - row[i].x) * t, row[i].y + (row[i + 1].y - row[i].y) * t)
+                }
+                out.append(row[0])
+            }
+            return out
+        }
+        let left = head(points, t1)
+        guard t0 > 0, t1 > 0 else { return PathSegment(points: left) }
+        // The tail of `left` from t0/t1 is the head of its reverse.
+        let tail = head(Array(left.reversed()), 1 - t0 / t1).reversed()
+        return PathSegment(points: Array(tail))
     }
 
     /// Samples used for arc length: plenty for any curve a layer follows.

@@ -161,6 +161,7 @@ extension Compositor {
     func visualExtent(of layer: Layer, depth: Int = 0) -> Rect? {
         var r = layer.bounds.standardized
         if let placed = contentsPlacement(layer) { r = r.union(placed) }
+        if let shape = layer.shapeExtent { r = r.union(shape) }  // drawn outside the bounds (ShapeRendering.swift)
         if !layer.masksToBounds {
             guard depth < 64 else { return nil }
             if layer.sublayersAreFlat {
