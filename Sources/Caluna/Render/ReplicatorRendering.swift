@@ -1,6 +1,141 @@
+import CCairo
+import Glibc
+
+/// CAReplicatorLayer's drawing (spec ch.6 §2.8): instance k of every
+/// sublayer is placed by the sublayer's own geometry, then instanceTransform^k
+/// about the replicator's bounds centre, then the replicator's sublayer space.
+/// Order: for each instance k = 0…N−1, all sublayers in zPosition order
+/// (instance 0 at the back). Each instance is tinted by its modulation colour
+/// as one group (instanceColor + k·offsets, clamped), and sees its sublayers'
+/// animations at media time t − k·instanceDelay. With 3D content (or a 3D
+/// instanceTransform) all instances form one depth-sorted 3D context in the
+/// replicator's plane, tinted per layer.
 extension Compositor {
-    /// Stub (issue #9): the sublayers are drawn once, like a CALayer's.
     mutating func drawReplicatedSublayers(of layer: Layer, alpha: Double) throws {
-        throw CalunaError(.notSupported, "ReplicatorLayer drawing is not implemented yet")
+        let r = layer.state.specialised.value.replicator
+        let n = r.count
+        guard n > 0 else { return }
+        let flat = layer.sublayersAreFlat && r.instanceTransform.isAffine
+        if r.preservesDepth && !flat {
+            throw CalunaError(.notSupported, "CAReplicatorLayer: preservesDepth = true with 3D content (a 3D instanceTransform or sublayer transform) is not supported; set it to false (the instances are then flattened into the replicator)")
+        }
+        let b = layer.bounds
+        let toCentre = Transform3D.translation(-b.midX, -b.midY), fromCentre = Transform3D.translation(b.midX, b.midY)
+        let space = layer.sublayerSpaceTransform
+        let now = layer.engine?.mediaTime ?? 0
+        let animated = r.instanceDelay != 0 && layer.sublayers.contains { Compositor.hasAnimations($0) }
+        var power = Transform3D.identity
+        var members: [(ContextLayer, Int)] = []
+        for k in 0..<n {
+            if k > 0 { power = power.concatenating(r.instanceTransform) }
+            let instance = toCentre.concatenating(power).concatenating(fromCentre).concatenating(space)
+            var subs = layer.sublayersInDrawingOrder
+            if animated && k > 0 {
+                subs = try subs.map { try Compositor.delayedCopy(of: $0, at: now - Double(k) * r.instanceDelay, level: 0) }
+            }
+            if flat, let m = instance.planeProjection.affine {
+                let tint = r.modulation(k)
+                try tinted(tint) {
+                    for sub in subs { try $0.draw(sub, parentSpace: m, inheritedOpacity: alpha) }
+                }
+            } else {
+                for sub in subs {
+                    stats.layersVisited += 1
+                    guard !sub.hidden else { continue }
+                    guard !sub.kind.preservesDepth else {
+                        throw CalunaError(.notSupported, "CAReplicatorLayer: a CATransformLayer sublayer with 3D instances is not supported")
+                    }
+                    let m = sub.geometryTransform.concatenating(instance)
+                    members.append((ContextLayer(layer: sub, matrix: m, opacity: 1, depth: Compositor.depth(of: sub.bounds, m)), k))
+                }
+            }
+        }
+        guard !members.isEmpty else { return }
+        let quads = members.count <= DepthOrder.exactLimit ? members.map { DepthOrder.Quad($0.0.layer.bounds, $0.0.matrix) } : []
+        for i in DepthOrder.order(depths: members.map(\.0.depth), quads: quads) {
+            let (m, k) = members[i]
+            if !m.layer.doubleSided && !Compositor.facesViewer(m.layer.bounds, m.matrix, flipped: layer.geometryFlipped) {
+                continue
+            }
+            try tinted(r.modulation(k)) {
+                try $0.draw(m.layer, placement: m.matrix.planeProjection, inheritedOpacity: alpha)
+            }
+        }
+    }
+
+    /// Draws `body`'s output multiplied by `tint` (straight alpha): every
+    /// premultiplied channel times tint·alpha, alpha times alpha. White draws
+    /// directly; an alpha-only tint is a faded group; a colour tint
+    /// multiplies the group's pixels with pixman (a component-alpha mask).
+    mutating func tinted(_ tint: Color, _ body: (inout Compositor) throws -> Void) throws {
+        if tint == .white { return try body(&self) }
+        guard tint.alpha > 0 else { return }
+        pushGroup()
+        do { try body(&self) } catch {
+            cairo_pattern_destroy(cairo_pop_group(cr))
+            throw error
+        }
+        if tint.red < 1 || tint.green < 1 || tint.blue < 1, let target = cairo_get_group_target(cr) {
+            Compositor.multiply(target, by: tint)
+            cairo_pop_group_to_source(cr)
+            cairo_paint(cr)
+        } else {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, tint.alpha)
+        }
+    }
+
+    /// Multiplies an image surface's premultiplied pixels by (r·a, g·a, b·a, a).
+    static func multiply(_ surface: OpaquePointer, by c: Color) {
+        guard cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE,
+              let data = cairo_image_surface_get_data(surface) else { return }
+        cairo_surface_flush(surface)
+        let w = cairo_image_surface_get_width(surface), h = cairo_image_surface_get_height(surface)
+        guard let dst = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                                 cairo_image_surface_get_stride(surface)) else { return }
+        func u16(_ v: Double) -> UInt16 { UInt16((min(max(v, 0), 1) * 65535).rounded()) }
+        var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
+        var factor = pixman_color_t(red: u16(c.red * c.alpha), green: u16(c.green * c.alpha), blue: u16(c.blue * c.alpha), alpha: u16(c.alpha))
+        let src = pixman_image_create_solid_fill(&white), mask = pixman_image_create_solid_fill(&factor)
+        defer { pixman_image_unref(dst); if let src { pixman_image_unref(src) }; if let mask { pixman_image_unref(mask) } }
+        guard let src, let mask else { return }
+        pixman_image_set_component_alpha(mask, 1)
+        // IN_REVERSE with a component-alpha mask: dest = dest × mask, per channel.
+        pixman_image_composite32(PIXMAN_OP_IN_REVERSE, src, mask, dst, 0, 0, 0, 0, 0, 0, w, h)
+        cairo_surface_mark_dirty(surface)
+    }
+
+    /// True when the presentation layer's model or a descendant has animations.
+    static func hasAnimations(_ p: Layer) -> Bool {
+        if let m = p.modelLayerReference, !m.attachedAnimations.isEmpty { return true }
+        if let mask = p.maskLayer, hasAnimations(mask) { return true }
+        return p.sublayers.contains { hasAnimations($0) }
+    }
+
+    /// A presentation copy of `p`'s subtree evaluated at media time `t`
+    /// (instanceDelay): each model layer's committed state with its
+    /// animations sampled at its local time for `t`. Animations already
+    /// removed on completion no longer contribute.
+    static func delayedCopy(of p: Layer, at t: Double, level: Int) throws -> Layer {
+        guard level < Layer.maximumTreeDepth else {
+            throw CalunaError(.treeError, "render: replicated layers nest deeper than \(Layer.maximumTreeDepth) levels")
+        }
+        guard let model = p.modelLayerReference else { return p }
+        let c = Layer(engine: p.engine, kind: p.kind)
+        c.modelLayerReference = model
+        c.state = model.committedState
+        c.kindCache = p.kindCache
+        let local = model.localTime(atMediaTime: t)
+        for a in model.attachedAnimations where a.stamped {
+            let s = a.animation.sample(parentTime: local)
+            if s.contributes { try a.animation.contribute(to: c, s) }
+        }
+        c.sublayers = try p.sublayers.map { try delayedCopy(of: $0, at: t, level: level + 1) }
+        for s in c.sublayers { s.superlayer = c }
+        if let mask = p.maskLayer {
+            c.maskLayer = try delayedCopy(of: mask, at: t, level: level + 1)
+            c.maskLayer?.maskOwner = c
+        }
+        return c
     }
 }
