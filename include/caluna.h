@@ -2908,7 +2908,27 @@ caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, calun
 /* Tiled layers (ABI 1.7)                                                                   */
 /* ---------------------------------------------------------------------------------------- */
 
-/* (section: declarations follow) */
+/* A "CATiledLayer" draws its content on demand, at render time, one tile at a time, through
+ * its ordinary draw path: the layer's caluna_layer_set_draw_callback (a Lua draw function or
+ * delegate drawLayer when it has no C callback). Only the tiles meeting the visible part of
+ * the bounds (the bounding box of the render's clip in layer space) are drawn, each once:
+ * tiles are cached and reused by later renders. The context's clip bounding box
+ * (caluna_context_clip_bounding_box) is the tile in layer points, cut from the layer's
+ * origin and clipped to its bounds, and its scale is the tile's (contentsScale × 2^level).
+ * caluna_layer_set_needs_display drops every tile, ..._in_rect the tiles it meets; neither
+ * draws into "contents". Each tile counts in caluna_stats.tiles_drawn and draw_callbacks.
+ * A callback may not step or render the engine (INVALID_ARGUMENT); its error fails the
+ * render. Tiles are drawn synchronously, on the rendering thread, in row order.
+ * Properties (caluna_layer_set / _get; none animatable):
+ *   "tileSize"           SIZE pixels, 1…4096 per side, default 256×256 — pixels, not points:
+ *                        with contentsScale 2 a tile covers 128×128 points
+ *   "levelsOfDetail"     NUMBER whole, 1…16, default 1: levels at 1×, ½×, ¼× … of contentsScale
+ *   "levelsOfDetailBias" NUMBER whole, 0…16, default 0: extra magnified levels at 2×, 4× …
+ *                        A render uses the sharpest level needed for its scale, within these.
+ *   "fadeDuration"       NUMBER seconds, 0…3600, default 0.25 (+fadeDuration): a new tile
+ *                        fades in over this much engine time from the time it was drawn
+ *                        (a render at t blends it by (t − drawn) / fadeDuration); 0: at once.
+ * A render needing more than 16384 tiles of one layer fails (INVALID_ARGUMENT). */
 
 /* ---------------------------------------------------------------------------------------- */
 /* Emitter layers (ABI 1.7)                                                                 */
@@ -2920,7 +2940,58 @@ caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, calun
 /* Pixel buffer layers (ABI 1.7)                                                            */
 /* ---------------------------------------------------------------------------------------- */
 
-/* (section: declarations follow) */
+/* A "PixelBufferLayer" is caluna's portable CAEAGLLayer and AVPlayerLayer: its content is a
+ * frame of pixels that a frame callback draws at render time (a software renderer, a GL
+ * readback) or that the host submits (a video decoder). The frame is drawn exactly as
+ * "contents" would be: "contentsGravity" (AVPlayerLayer's videoGravity; set "resizeAspect"
+ * for AVPlayerLayer's default), "contentsRect", filters, and around it the background,
+ * corners, masks, border, shadow, opacity and 3D transforms of any layer. Its natural size
+ * is the frame's pixels / "contentsScale". Properties (none animatable):
+ *   "pixelWidth", "pixelHeight" NUMBER whole pixels 0…16384, default 0: the size of the
+ *                        buffer a callback draws; 0 = bounds × contentsScale, rounded up
+ *   "retainedBacking"    BOOL, default false (kEAGLDrawablePropertyRetainedBacking NO): the
+ *                        callback draws a new frame each time the layer is rendered; true:
+ *                        only when there is no frame yet, after caluna_layer_set_needs_display,
+ *                        or when the buffer size changed. */
+
+/** A frame callback: draw the frame for `time` (the layer's local time in seconds: the
+ *  engine's media time through the layer's and its ancestors' beginTime, speed and
+ *  timeOffset, so speed 0 pauses and timeOffset seeks) into `pixels`: `width` × `height`
+ *  pixels in the format given to caluna_pixel_buffer_layer_set_callback, `stride` bytes per
+ *  row (= width × 4), rows top to bottom, all zero (transparent) at the call. The buffer is
+ *  valid only during the call. Return CALUNA_OK, or a status that fails the render. The
+ *  callback may not step or render the engine. */
+typedef int32_t (*caluna_pixel_buffer_callback)(caluna_engine *e, caluna_layer layer, void *pixels,
+                                                int32_t width, int32_t height, int32_t stride,
+                                                double time, void *user);
+
+/** Sets (or, with callback NULL, removes) the layer's frame callback; it comes before a Lua
+ *  drawFrame function. `format` is one of caluna_render's (PREMULTIPLIED formats clamp a
+ *  colour channel above its alpha; STRAIGHT ones are premultiplied, rounded). `user` is
+ *  held until the callback is replaced or removed, or the layer or engine dies; then
+ *  `release` (may be NULL) runs. The callback runs during caluna_render (and snapshots),
+ *  once each time the layer is drawn when a frame is due (see "retainedBacking").
+ *  Status: OK; INVALID_ARGUMENT (not a PixelBufferLayer, a presentation layer, unknown
+ *  format); STALE_HANDLE. */
+caluna_status caluna_pixel_buffer_layer_set_callback(caluna_engine *e, caluna_layer layer,
+                                                     caluna_pixel_format format,
+                                                     caluna_pixel_buffer_callback callback, void *user,
+                                                     caluna_release_callback release);
+
+/** Shows a host's frame: copies `width` × `height` pixels in `format`, `stride` bytes per
+ *  row (≥ width × 4; the call reads stride × (height − 1) + width × 4 bytes); the caller
+ *  keeps `pixels`. The frame stays until the next submit or a frame the callback draws
+ *  (without retained backing a callback replaces it at every render).
+ *  Status: OK; INVALID_ARGUMENT (pixels NULL, width or height ≤ 0 or beyond 16384 per side
+ *  or 2^27 pixels, stride too small, unknown format, not a PixelBufferLayer);
+ *  OUT_OF_MEMORY; STALE_HANDLE. */
+caluna_status caluna_pixel_buffer_layer_submit(caluna_engine *e, caluna_layer layer, const void *pixels,
+                                               int32_t width, int32_t height, int32_t stride,
+                                               caluna_pixel_format format);
+
+/** The number of frames the layer's callbacks have drawn (C or Lua) since it was made.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, not a PixelBufferLayer); STALE_HANDLE. */
+caluna_status caluna_pixel_buffer_layer_frames_drawn(caluna_engine *e, caluna_layer layer, uint64_t *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

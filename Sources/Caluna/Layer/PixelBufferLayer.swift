@@ -36,7 +36,7 @@ extension LayerProperties {
 /// The pixels a frame callback writes: straight-alpha colour in, stored
 /// premultiplied (the frame is an Image). Valid only during the callback.
 public final class PixelBuffer {
-    let image: Image
+    private(set) var image: Image
     public var width: Int { image.width }
     public var height: Int { image.height }
     public private(set) var isValid = true
@@ -77,6 +77,13 @@ public final class PixelBuffer {
             throw CalunaError.invalid("PixelBuffer:get: pixel (\(x), \(y)) is outside the \(width)×\(height) buffer")
         }
         return Color(red: Double(p.r) / 255, green: Double(p.g) / 255, blue: Double(p.b) / 255, alpha: Double(p.a) / 255)
+    }
+
+    /// Replaces every pixel with a host's `width` × `height` bytes in
+    /// `format`, `stride` bytes per row (the C frame callback's buffer).
+    public func load(_ pixels: UnsafeRawPointer, stride: Int, format: PixelFormat) throws {
+        try live("PixelBuffer:load")
+        image = try Image(width: width, height: height, copying: pixels, stride: stride, format: format)
     }
 
     /// Every pixel set to `color` (glClearColor + glClear).

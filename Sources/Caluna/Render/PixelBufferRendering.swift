@@ -36,16 +36,16 @@ extension Layer {
         defer { buffer.invalidate() }
         // The layer's own time: speed 0 pauses a frame source, timeOffset seeks (CAMediaTiming).
         let time = model.localTime(atMediaTime: engine?.mediaTime ?? 0)
-        var shown: Image? = buffer.image
+        var drew = true, returned: Image? = nil
         try model.runRenderTimeCallback {
             if let handler = store.frameHandler {
                 try handler(model, buffer, time)
             } else if let delegate {
-                let (drew, image) = try delegate.drawFrame(of: model, into: buffer, time: time)
-                shown = drew ? image ?? buffer.image : nil
+                (drew, returned) = try delegate.drawFrame(of: model, into: buffer, time: time)
             }
         }
-        guard let shown else { return }
+        guard drew else { return }
+        let shown = returned ?? buffer.image
         stats.drawCallbacks += 1
         store.framesDrawn += 1
         store.frame = shown
