@@ -2890,7 +2890,65 @@ caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, calun
 /* Text layers (ABI 1.7)                                                                    */
 /* ---------------------------------------------------------------------------------------- */
 
-/* (section: declarations follow) */
+/*
+ * CATextLayer ("CATextLayer"). Its properties go through caluna_layer_set / caluna_layer_get:
+ *   "string"          STRING or NIL (default NIL): UTF-8, at most 65536 bytes, no NUL. Reading
+ *                     it while an attributed string is set gives the runs' text joined.
+ *                     Setting it replaces any attributed string.
+ *   "font"            STRING, default "Helvetica": a family or a pango description with a
+ *                     style ("DejaVu Sans Bold Oblique"); fontconfig substitutes a missing
+ *                     family (Helvetica becomes DejaVu Sans on Debian). 1…256 bytes.
+ *   "fontSize"        NUMBER, points, 0…1000, default 36; animatable.
+ *   "foregroundColor" COLOR, default opaque white; animatable.
+ *   "wrapped"         BOOL, default 0: word-wrap to the bounds width.
+ *   "alignmentMode"   STRING "natural" (default), "left", "right", "center", "justified".
+ *   "truncationMode"  STRING "none" (default), "start", "middle", "end": an ellipsis where
+ *                     a line is cut (unwrapped: each line to the width; wrapped: the last
+ *                     line that fits the height).
+ *   "allowsFontSubpixelQuantization" BOOL, default 0: stored, no effect.
+ * With an attributed string the layer's font, fontSize and foregroundColor are ignored
+ * (Apple). The text is drawn into a store of bounds × contentsScale pixels: set
+ * "contentsScale" to the render scale for crisp text. The first line is at the top.
+ */
+
+/** One run of an attributed string (NSAttributedString), laid out after the previous one.
+ *  Unset attributes take Core Text's defaults, never the layer's. */
+typedef struct caluna_text_run {
+    const char *text;        /* UTF-8, NUL-terminated, required; all runs together at most
+                                65536 bytes */
+    const char *font;        /* font name as "font" above, or NULL: "Helvetica" */
+    double font_size;        /* points, (0, 1000]; 0: 12 (Core Text's default) */
+    double color[4];         /* r, g, b, a (sRGB 0…1, straight alpha); read when has_color */
+    int32_t has_color;       /* 0: opaque black; 1: color */
+    int32_t underline;       /* 0 none; 1 single (kCTUnderlineStyleSingle), in the run's colour */
+    int32_t strikethrough;   /* 0 none; 1 single */
+    int32_t reserved;        /* must be 0 */
+    double kern;             /* extra space after each character, points (±1000) */
+} caluna_text_run;
+
+typedef char caluna_text_run_layout_check_[(sizeof(caluna_text_run) == 80 && offsetof(caluna_text_run, color) == 24 &&
+                                            offsetof(caluna_text_run, kern) == 72) ? 1 : -1];
+
+/** Sets the layer's string to an attributed string of `count` runs (0…4096), copied.
+ *  runs NULL with count 0 clears it (string NIL). Like a "string" change it runs no action.
+ *  Status: OK; INVALID_ARGUMENT (count out of range, runs NULL with count > 0, a text NULL,
+ *  not UTF-8, containing NUL through its length or too long, a font name of 0 or > 256
+ *  bytes, font_size NaN/negative/> 1000, a colour with NaN/∞, kern beyond ±1000 or NaN,
+ *  has_color/underline/strikethrough not 0 or 1, reserved not 0); TYPE_MISMATCH (not a
+ *  CATextLayer); STALE_HANDLE. Nothing changes on failure. */
+caluna_status caluna_text_layer_set_attributed_string(caluna_engine *e, caluna_layer layer,
+                                                      const caluna_text_run *runs, int32_t count);
+
+/** The number of runs of the layer's attributed string, or -1 in *out when its string is
+ *  plain or NIL. Status: OK; INVALID_ARGUMENT (out NULL); TYPE_MISMATCH; STALE_HANDLE. */
+caluna_status caluna_text_layer_get_run_count(caluna_engine *e, caluna_layer layer, int32_t *out);
+
+/** Run `index` (0-based) of the attributed string. out->text and out->font (NULL when the
+ *  run has none) point into an engine-owned buffer valid until the next call on the
+ *  engine; font_size is 0 and has_color 0 for unset attributes. On failure *out is zeroed.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, index out of range); TYPE_MISMATCH; STALE_HANDLE. */
+caluna_status caluna_text_layer_get_run(caluna_engine *e, caluna_layer layer, int32_t index,
+                                        caluna_text_run *out);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Gradient and replicator layers (ABI 1.7)                                                 */

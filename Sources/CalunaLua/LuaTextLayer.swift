@@ -85,7 +85,7 @@ enum LuaTextLayer {
         for i in 0..<n {
             lua_rawgeti(L, t, lua_Integer(i + 1))
             defer { L.pop() }
-            out.append(try run(L, -1, what: "\(api): run \(i + 1)"))
+            out.append(try run(L, -1, what: "\(api): runs[\(i + 1)]"))
         }
         return out
     }

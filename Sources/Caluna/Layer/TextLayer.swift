@@ -89,14 +89,15 @@ extension TextLayerState {
         }
     }
 
-    /// Checks runs before they are stored (Lua, C and Swift callers).
-    public static func checkRuns(_ runs: [TextRun], _ api: String = "attributedString") throws {
+    /// Checks runs before they are stored (Lua, C and Swift callers). Errors
+    /// name a run "runs[1]" (Lua, from 1) or "runs[0]" (C, from 0).
+    public static func checkRuns(_ runs: [TextRun], _ api: String = "attributedString", zeroBased: Bool = false) throws {
         guard runs.count <= TextRun.maximumRuns else {
             throw CalunaError.invalid("\(api): \(runs.count) runs is more than the \(TextRun.maximumRuns) allowed")
         }
         var bytes = 0
         for (i, r) in runs.enumerated() {
-            let what = "\(api)[\(i + 1)]"
+            let what = zeroBased ? "runs[\(i)]" : "\(api): runs[\(i + 1)]"
             bytes += r.text.utf8.count
             guard bytes <= TextLayout.maximumTextBytes else {
                 throw CalunaError.invalid("\(api): the runs hold more than \(TextLayout.maximumTextBytes) bytes of text")
@@ -124,12 +125,12 @@ extension Layer {
 
     /// Sets `string` to an attributed string (nil clears it). Not animatable:
     /// like a `string` change, it runs no action.
-    public func setAttributedString(_ runs: [TextRun]?, api: String = "setAttributedString") throws {
+    public func setAttributedString(_ runs: [TextRun]?, api: String = "setAttributedString", zeroBased: Bool = false) throws {
         try checkModel(api)
         guard kind == .textLayer else {
             throw CalunaError(.typeMismatch, "\(api): \(kind.className) has no attributed string (only CATextLayer)")
         }
-        if let runs { try TextLayerState.checkRuns(runs, api) }
+        if let runs { try TextLayerState.checkRuns(runs, api, zeroBased: zeroBased) }
         state.specialised.value.text.plainString = nil
         state.specialised.value.text.attributedString = runs
         changed("string")
