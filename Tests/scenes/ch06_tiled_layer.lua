@@ -2,7 +2,7 @@
 -- path, once each, with a clip of one tile in layer points; tileSize in pixels (F65, F68);
 -- the fade-in on the engine clock (F66); levels of detail; invalidation; bad input.
 -- Spec: shared/spec/book-ch05-06.md §2.10, §3 listing 6.12 (T6.12), §4 F64–F69, §6 item 9.
--- The T6.11 TileCutter test is in examples/tile_cutter.lua's test below.
+-- T6.11 (TileCutter) runs examples/tile_cutter.lua, which also shows listing 6.12.
 local ca = require "caluna"
 local T = require "caluna.test"
 
@@ -280,3 +280,68 @@ T.test("bad input: tileSize, levels, fadeDuration; too many tiles; errors in the
   local img = ca.render()
   T.pixel(img, 5, 5, "black")
 end, { size = {64, 64} })
+
+-- Listing 6.11: the TileCutter of examples/tile_cutter.lua (also listing 6.12's scene).
+local cutterPath = T.dir .. "/../../examples/tile_cutter.lua"
+
+-- Whether tile `tile` equals the region of `image` at (x0, y0), pixel for pixel.
+local function sameRegion(tile, image, x0, y0)
+  for y = 0, tile.height - 1 do
+    for x = 0, tile.width - 1 do
+      local r, g, b, a = tile:pixel(x, y)
+      local R, G, B, A = image:pixel(x0 + x, y0 + y)
+      if r ~= R or g ~= G or b ~= B or a ~= A then return false, ("(%d, %d)"):format(x, y) end
+    end
+  end
+  return true
+end
+
+T.test("T6.11 TileCutter: a 2048×2048 image gives 64 tiles; _03_05 is the region (768, 1280, 256, 256) (F64)", function()
+  local cutter = dofile(cutterPath)
+  local image = cutter.snowman()
+  T.eq({image.width, image.height}, {2048, 2048})
+  local base = os.tmpname()
+  local cols, rows = cutter.cut(image, base .. "_snowman")
+  T.eq({cols, rows}, {8, 8})
+  local files = 0
+  for x = 0, 8 do
+    for y = 0, 8 do
+      local name = ("%s_snowman_%02d_%02d.png"):format(base, x, y)
+      local f = io.open(name, "rb")
+      if f then f:close(); files = files + 1 end
+      if x == 8 or y == 8 then T.falsy(f, name .. " must not exist") end
+    end
+  end
+  T.eq(files, 64, "Snowman_00_00 … Snowman_07_07")
+  local tile = ca.Image.load(("%s_snowman_%02d_%02d.png"):format(base, 3, 5))
+  T.eq({tile.width, tile.height}, {256, 256})
+  T.truthy(sameRegion(tile, image, 768, 1280), "tile _03_05 is the image's region (768, 1280, 256, 256)")
+  T.falsy(sameRegion(tile, image, 1280, 768), "column first, then row")
+  for x = 0, 7 do for y = 0, 7 do os.remove(("%s_snowman_%02d_%02d.png"):format(base, x, y)) end end
+  os.remove(base)
+  -- 600×300: 3 columns × 2 rows, the edge tiles cut to 88 and 44 pixels.
+  local small = cutter.crop(image, 700, 900, 600, 300)
+  local base2 = os.tmpname()
+  T.eq({cutter.cut(small, base2)}, {3, 2})
+  local sizes = {}
+  for y = 0, 1 do
+    for x = 0, 2 do
+      local t = ca.Image.load(("%s_%02d_%02d.png"):format(base2, x, y))
+      sizes[#sizes + 1] = t.width .. "×" .. t.height
+      os.remove(("%s_%02d_%02d.png"):format(base2, x, y))
+    end
+  end
+  os.remove(base2)
+  T.eq(table.concat(sizes, " "), "256×256 256×256 88×256 256×44 256×44 88×44")
+  T.truthy(sameRegion(cutter.crop(small, 512, 256, 88, 44), image, 1212, 1156), "the corner tile is the right region")
+end)
+
+T.test("listing 6.12's scene (examples/tile_cutter.lua): the scrolled view draws only its 9 tiles", function()
+  dofile(cutterPath)
+  local img = ca.render()
+  T.eq(ca.stats().tilesDrawn, 9, "columns 2…4 × rows 1…3 are visible at (640, 384)")
+  -- The view's (0, 0) is the picture's (640, 384): the snowman's middle ball (centre
+  -- (1024, 828)) is at (384, 444): white beside the grid line there.
+  T.pixel(img, 400, 430, "white", 0)
+  T.golden(img, "ch06/tiled_l612_scene")
+end, S512)
