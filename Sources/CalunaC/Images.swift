@@ -21,6 +21,7 @@ final class ExternalTable {
         case image = 4, context = 5
         case world = 6, body = 7, shape = 8, constraint = 9, arbiter = 10
         case eventHandler = 11
+        case emitterCell = 12
 
         var name: String {
             switch self {
@@ -32,12 +33,13 @@ final class ExternalTable {
             case .constraint: return "constraint"
             case .arbiter: return "arbiter"
             case .eventHandler: return "event handler"
+            case .emitterCell: return "emitter cell"
             }
         }
 
         var article: String {
             switch self {
-            case .image, .arbiter: return "an \(name)"
+            case .image, .arbiter, .emitterCell: return "an \(name)"
             default: return "a \(name)"
             }
         }
@@ -50,6 +52,7 @@ final class ExternalTable {
             case .world: return "the world was destroyed"
             case .arbiter: return "an arbiter is valid only inside the collision callback that received it"
             case .eventHandler: return "the handler was removed, or its layer no longer exists"
+            case .emitterCell: return "the cell was released and no layer or cell holds it"
             default: return "the \(name) no longer exists"
             }
         }

@@ -43,6 +43,8 @@ final class CEngine {
     private(set) lazy var physics = PhysicsIDs(tag: handles.tag)
     /// Ids of input handlers (Events.swift).
     private(set) lazy var eventHandlers = ExternalTable(tag: handles.tag, kind: .eventHandler)
+    /// Ids of emitter cells (EmitterLayers.swift).
+    private(set) lazy var emitterCells = ExternalTable(tag: handles.tag, kind: .emitterCell)
     /// Layers whose C draw callback is running now (a display of one of them
     /// from inside would recurse forever), innermost last.
     var drawingLayers: [ObjectIdentifier] = []

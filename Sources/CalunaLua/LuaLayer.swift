@@ -207,6 +207,9 @@ enum LuaLayer {
         case "style":
             LuaActions.pushStyle(L, layer.style, binding: binding)
             return 1
+        case "emitterCells" where layer.kind == .emitterLayer:
+            LuaEmitterLayer.pushCells(L, layer.emitterCells)
+            return 1
         default:
             if LuaBinding.callbackNames.contains(key) || key == "delegate" {
                 if !LuaLayer.pushStored(L, 1, key) { lua_pushnil(L) }
@@ -284,6 +287,8 @@ enum LuaLayer {
         case "style":
             try layer.checkModel("style")
             layer.style = try LuaActions.style(L, v, binding: binding)
+        case "emitterCells" where layer.kind == .emitterLayer:
+            try LuaEmitterLayer.setLayerCells(L, layer, valueAt: v)
         default:
             _ = try LayerProperties.resolve(key, kind: layer.kind)
         }

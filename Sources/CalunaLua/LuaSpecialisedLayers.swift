@@ -8,6 +8,7 @@ enum LuaSpecialisedLayers {
     static func register(_ L: OpaquePointer) {
         LuaPixelBufferLayer.register(L)
         LuaTextLayer.register(L)
+        LuaEmitterLayer.register(L)
         LuaScrollLayer.register(L)
     }
 }
