@@ -26,28 +26,32 @@ enum LuaScrollLayer {
             try LuaLayerMethods.changing(L) { try layer.scroll(toRect: r) }
             return 0
         } })
-        L.setFunction(-1, "scrollPoint", { L in protect(L) { L in
-            let a = Args(L: L, api: "Layer:scrollPoint")
-            let layer = try LuaLayerMethods.arg(a, 1), p = try LuaLayerMethods.point(a, 2)
-            var found = false
-            try LuaLayerMethods.changing(L) { found = try layer.scrollPoint(p) }
-            lua_pushboolean(L, found ? 1 : 0)
-            return 1
-        } })
-        L.setFunction(-1, "scrollRectToVisible", { L in protect(L) { L in
-            let a = Args(L: L, api: "Layer:scrollRectToVisible")
-            let layer = try LuaLayerMethods.arg(a, 1), r = try LuaLayerMethods.rect(a, 2)
-            var found = false
-            try LuaLayerMethods.changing(L) { found = try layer.scrollRectToVisible(r) }
-            lua_pushboolean(L, found ? 1 : 0)
-            return 1
-        } })
+        L.setFunction(-1, "scrollPoint", { L in LuaScrollLayer.scrollAncestor(L, "Layer:scrollPoint", rect: false) })
+        L.setFunction(-1, "scrollRectToVisible", { L in LuaScrollLayer.scrollAncestor(L, "Layer:scrollRectToVisible", rect: true) })
         L.setFunction(-1, "visibleRect", { L in protect(L) { L in
             let layer = try LuaLayerMethods.arg(Args(L: L, api: "Layer:visibleRect"), 1)
             LuaValues.push(L, .rect(try layer.visibleRect), binding: try LuaBinding.of(L))
             return 1
         } })
         L.pop()
+    }
+
+    /// scrollPoint / scrollRectToVisible: true when an ancestor scroll layer was found.
+    static func scrollAncestor(_ L: OpaquePointer?, _ api: String, rect: Bool) -> Int32 {
+        protect(L) { L in
+            let a = Args(L: L, api: api)
+            let layer = try LuaLayerMethods.arg(a, 1)
+            var found = false
+            if rect {
+                let r = try LuaLayerMethods.rect(a, 2)
+                try LuaLayerMethods.changing(L) { found = try layer.scrollRectToVisible(r) }
+            } else {
+                let p = try LuaLayerMethods.point(a, 2)
+                try LuaLayerMethods.changing(L) { found = try layer.scrollPoint(p) }
+            }
+            lua_pushboolean(L, found ? 1 : 0)
+            return 1
+        }
     }
 
     /// Argument 1 as a CAScrollLayer, or an error naming the layer's class.

@@ -153,12 +153,17 @@ local function delayScene()
   return r, dot
 end
 
-T.test("instanceDelay with a position animation: instance k at t equals instance 0 at t − k·delay", function()
+-- The delay scene with `anim` on the dot, rendered at t = 0.5.
+local function delayedFrame(keyPath, from, to)
   local r, dot = delayScene()
-  dot:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 20, toValue = 120, duration = 1 })
+  dot:addAnimation(ca.BasicAnimation{ keyPath = keyPath, fromValue = from, toValue = to, duration = 1 })
   ca.flush()
   ca.advance(0.5)
-  local img = ca.render()
+  return ca.render(), dot
+end
+
+T.test("instanceDelay with a position animation: instance k at t equals instance 0 at t − k·delay", function()
+  local img, dot = delayedFrame("position.x", 20, 120)
   -- instance 0: x = 70; instance 1: x(0.25) = 45; instance 2: x(0) = 20
   for k, x in ipairs{70, 45, 20} do
     local y = 20 + 40 * (k - 1)
@@ -170,11 +175,7 @@ T.test("instanceDelay with a position animation: instance k at t equals instance
 end, { size = {200, 120} })
 
 T.test("instanceDelay with an opacity animation: 0.5, 0.75, 1 at t = 0.5", function()
-  local r, dot = delayScene()
-  dot:addAnimation(ca.BasicAnimation{ keyPath = "opacity", fromValue = 1, toValue = 0, duration = 1 })
-  ca.flush()
-  ca.advance(0.5)
-  local img = ca.render()
+  local img = delayedFrame("opacity", 1, 0)
   T.pixel(img, 20, 20, rgb(128, 128, 128), 2, "k0 opacity 0.5")
   T.pixel(img, 20, 60, rgb(191, 191, 191), 2, "k1 opacity 0.75 (t = 0.25)")
   T.pixel(img, 20, 100, white, 2, "k2 opacity 1 (t = 0)")

@@ -21,7 +21,7 @@ extension LayerProperties {
 extension Layer {
     private func requireScrollLayer(_ api: String) throws {
         guard kind == .scrollLayer else {
-            throw CalunaError.invalid("\(api): the layer is a \(kind.className), not a CAScrollLayer")
+            throw CalunaError(.typeMismatch, "\(api): the layer is a \(kind.className), not a CAScrollLayer")
         }
     }
 
