@@ -13,6 +13,7 @@ let allBenchmarks: [Benchmark.Type] = [
     PhysicsCrates.self,
     PerspectiveGrid.self,
     PerspectiveCards.self,
+    ShapeStroke.self,
 ]
 
 let usage = """
