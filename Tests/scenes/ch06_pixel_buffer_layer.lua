@@ -251,3 +251,28 @@ T.test("T6.16 with m34 = −1/500 and a π/4 turn about (1, 1, 0) the outline is
   T.pixel(img, 150, 150, "#3050d0", 2, "the centre still shows the frame")
   T.golden(img, "ch06/pixel_l616_video_3d")
 end, S300)
+
+T.test("the frame is drawn as contents: contentsRect, a mask, opacity; identical frames give identical bytes", function()
+  ca.Transaction.setDisableActions(true)
+  local layer = ca.PixelBufferLayer{ frame = {0, 0, 100, 50}, pixelWidth = 2, pixelHeight = 1,
+                                     magnificationFilter = "nearest" }
+  layer.drawFrame = function(l, b) b:set(0, 0, 1, 0, 0); b:set(1, 0, 0, 0, 1) end
+  ca.root:addSublayer(layer)
+  local img = ca.render()
+  T.pixel(img, 25, 25, "red", 0)
+  T.pixel(img, 75, 25, "blue", 0)
+  T.eq(img:compare(ca.render()), 0, "deterministic")
+  ca.Transaction.setDisableActions(true)
+  layer.contentsRect = {0.5, 0, 0.5, 1}
+  T.pixel(ca.render(), 25, 25, "blue", 0, "contentsRect picks the frame's right half")
+  ca.Transaction.setDisableActions(true)
+  layer.contentsRect = {0, 0, 1, 1}
+  layer.mask = ca.Layer{ frame = {0, 0, 50, 50}, backgroundColor = "black" }
+  local masked = ca.render()
+  T.pixel(masked, 25, 25, "red", 0)
+  T.pixel(masked, 75, 25, {0, 0, 0, 0}, 0, "the mask hides the right half")
+  ca.Transaction.setDisableActions(true)
+  layer.mask = nil
+  layer.opacity = 0.5
+  T.pixel(ca.render(), 75, 25, "#0000ff80", 1)
+end, { size = {100, 50} })

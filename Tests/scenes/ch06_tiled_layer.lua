@@ -199,6 +199,32 @@ T.test("setNeedsDisplay drops every tile; setNeedsDisplayInRect only the tiles i
   T.eq(tiled.contents, nil)
 end, S512)
 
+T.test("a tiled layer scrolling its own bounds keeps its whole tiles; a changed edge tile is redrawn", function()
+  ca.Transaction.setDisableActions(true)
+  local tiled = ca.TiledLayer{ frame = {0, 0, 300, 300}, fadeDuration = 0 }
+  local calls = {}
+  tiled.draw = function(layer, ctx) calls[#calls + 1] = ctx:clipBoundingBox() end
+  ca.root:addSublayer(tiled)
+  ca.render()
+  T.eq(rects(calls), list({ {0, 0, 256, 256}, {256, 0, 44, 256}, {0, 256, 256, 44}, {256, 256, 44, 44} }))
+  ca.Transaction.setDisableActions(true)
+  tiled.bounds = {100, 0, 300, 300}        -- scrolled right by 100 (CAScrollLayer style)
+  ca.render()
+  local new = {}
+  for i = 5, #calls do new[#new + 1] = calls[i] end
+  -- (0, 0) and (0, 256) stay whole-or-cut the same; the cut tiles at x = 256 grow to 144.
+  T.eq(rects(new), list({ {100, 0, 156, 256}, {256, 0, 144, 256}, {100, 256, 156, 44}, {256, 256, 144, 44} }))
+end, { size = {300, 300} })
+
+T.test("identical scenes give identical bytes", function()
+  local parent, tiled, calls = tiledScene({ contentsScale = 2 })
+  local a = ca.render()
+  tiled:setNeedsDisplay()
+  local b = ca.render()
+  T.eq(#calls, 12, "6 tiles of 128 points (level 2×), drawn twice")
+  T.eq(a:compare(b), 0)
+end, { size = {300, 200}, scale = 1.5 })
+
 T.test("levels of detail: the level follows the render scale within levelsOfDetail and the bias", function()
   ca.Transaction.setDisableActions(true)
   local tiled = ca.TiledLayer{ frame = {0, 0, 512, 512}, fadeDuration = 0, levelsOfDetail = 3, levelsOfDetailBias = 1 }

@@ -8,21 +8,25 @@ final class TileCache {
     struct Key: Hashable { let level: Int, column: Int, row: Int }
     final class Tile {
         let image: Image
-        /// The tile's part of the bounds, in layer points.
-        let rect: Rect
+        /// The tile's part of the bounds, in layer points, and the whole tile.
+        let rect: Rect, full: Rect
         let scale: Double
         /// The engine time the tile was drawn (its fade starts there).
         let drawnAt: Double
         var lastUsed: Int
-        init(image: Image, rect: Rect, scale: Double, drawnAt: Double, lastUsed: Int) {
-            self.image = image; self.rect = rect; self.scale = scale; self.drawnAt = drawnAt; self.lastUsed = lastUsed
+        init(image: Image, rect: Rect, full: Rect, scale: Double, drawnAt: Double, lastUsed: Int) {
+            self.image = image; self.rect = rect; self.full = full; self.scale = scale; self.drawnAt = drawnAt
+            self.lastUsed = lastUsed
         }
     }
     /// What the tiles were cut for: a change drops them all.
-    struct Geometry: Equatable { let tileSize: Size, contentsScale: Double, bounds: Rect }
+    struct Geometry: Equatable { let tileSize: Size, contentsScale: Double }
 
     var tiles: [Key: Tile] = [:]
     var geometry: Geometry? = nil
+    /// The bounds the tiles were clipped to (a layer scrolling its own bounds keeps the tiles
+    /// that stay whole or stay cut the same way).
+    var bounds: Rect? = nil
     var bytes = 0
     var use = 0
 
@@ -35,6 +39,12 @@ final class TileCache {
     }
 
     func removeAll() { tiles = [:]; bytes = 0 }
+
+    func update(bounds b: Rect) {
+        guard bounds != b else { return }
+        bounds = b
+        for (k, t) in tiles where t.full.intersection(b) != t.rect { remove(k) }
+    }
 
     func remove(_ k: Key) {
         if let t = tiles.removeValue(forKey: k) { bytes -= t.image.byteCount }
@@ -93,8 +103,9 @@ extension Compositor {
 
         let cache = model.kindCache as? TileCache ?? TileCache()
         model.kindCache = cache
-        let geometry = TileCache.Geometry(tileSize: st.tileSize, contentsScale: cs, bounds: b)
+        let geometry = TileCache.Geometry(tileSize: st.tileSize, contentsScale: cs)
         if cache.geometry != geometry { cache.removeAll(); cache.geometry = geometry }
+        cache.update(bounds: b)
         cache.use += 1
         let now = layer.engine?.mediaTime ?? 0
 
@@ -112,9 +123,9 @@ extension Compositor {
                 if let t = cache.tiles[key] {
                     tile = t
                 } else {
-                    let rect = Rect(Double(column) * tw, Double(row) * th, tw, th).intersection(b)
+                    let full = Rect(Double(column) * tw, Double(row) * th, tw, th), rect = full.intersection(b)
                     guard !rect.isEmpty, rect.width > 0, rect.height > 0 else { continue }
-                    tile = try drawTile(model, rect: rect, scale: scale, now: now, use: cache.use)
+                    tile = try drawTile(model, rect: rect, full: full, scale: scale, now: now, use: cache.use)
                     cache.insert(tile, at: key)
                 }
                 tile.lastUsed = cache.use
@@ -133,7 +144,8 @@ extension Compositor {
 
     /// One tile: a bitmap of the rect at `scale`, drawn by the model layer's
     /// draw callback (or delegate) with a context clipped to the tile.
-    private mutating func drawTile(_ model: Layer, rect: Rect, scale: Double, now: Double, use: Int) throws -> TileCache.Tile {
+    private mutating func drawTile(_ model: Layer, rect: Rect, full: Rect, scale: Double, now: Double,
+                                   use: Int) throws -> TileCache.Tile {
         let w = Int((rect.width * scale - 1e-9).rounded(.up)), h = Int((rect.height * scale - 1e-9).rounded(.up))
         let image = try Image(width: max(w, 1), height: max(h, 1))
         image.isBackingStore = true
@@ -145,7 +157,7 @@ extension Compositor {
         }
         ctx.invalidate()
         cairo_surface_mark_dirty(image.surface)
-        return TileCache.Tile(image: image, rect: rect, scale: scale, drawnAt: now, lastUsed: use)
+        return TileCache.Tile(image: image, rect: rect, full: full, scale: scale, drawnAt: now, lastUsed: use)
     }
 }
 
