@@ -14,6 +14,7 @@ let allBenchmarks: [Benchmark.Type] = [
     PerspectiveGrid.self,
     PerspectiveCards.self,
     ShapeStroke.self,
+    TiledPan.self,
 ]
 
 let usage = """
