@@ -15,6 +15,7 @@ let allBenchmarks: [Benchmark.Type] = [
     PerspectiveCards.self,
     ShapeStroke.self,
     TiledPan.self,
+    TextFrames.self, TextMove.self,
 ]
 
 let usage = """
