@@ -2884,7 +2884,56 @@ caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, calun
 /* Shape layers (ABI 1.7)                                                                   */
 /* ---------------------------------------------------------------------------------------- */
 
-/* (section: declarations follow) */
+/** CAShapeLayer ("CAShapeLayer"): a path filled, then stroked, in the layer's own points,
+ *  drawn between its contents and its sublayers, never clipped to its bounds (a layer with
+ *  zero bounds draws). Properties by key (caluna_layer_set / caluna_layer_get):
+ *    "path"            PATH or NIL (default NIL); ≤ 2^20 elements, points within ±1e8.
+ *                      Animatable by an explicit animation only (point by point when both
+ *                      paths have the same elements; otherwise it switches at the middle);
+ *                      setting it never animates implicitly.
+ *    "fillColor"       COLOR or NIL (no fill); default opaque black. Animatable.
+ *    "fillRule"        STRING "nonZero" (default) or "evenOdd".
+ *    "strokeColor"     COLOR or NIL (default: no stroke). Animatable.
+ *    "lineWidth"       NUMBER, points ≥ 0 (default 1; 0 strokes nothing). Animatable.
+ *    "lineCap"         STRING "butt" (default), "round", "square" (these two reach lineWidth/2
+ *                      past each end).
+ *    "lineJoin"        STRING "miter" (default), "round", "bevel".
+ *    "miterLimit"      NUMBER ≥ 0 (default 10). Animatable.
+ *    "lineDashPattern" ARRAY of NUMBERs or NIL (default; solid): on/off lengths in points,
+ *                      each 0…1e8, at most 1024, not all 0; an empty ARRAY is solid too.
+ *    "lineDashPhase"   NUMBER, points (default 0). Animatable.
+ *    "strokeStart", "strokeEnd"  NUMBER (defaults 0, 1): the stroked part as fractions of
+ *                      the arc length of the whole path (all subpaths), clamped to 0…1 when
+ *                      drawn; start ≥ end strokes nothing. Dashes stay where they fall on
+ *                      the whole path. Animatable.
+ *  Bad values: INVALID_ARGUMENT (NaN, negative width, a dash rule, an unknown string),
+ *  TYPE_MISMATCH (wrong type, a non-NUMBER dash entry); on a CALayer, UNKNOWN_KEY.
+ *
+ *  The two calls below make UIBezierPath's arcs and rounded rects as path elements (cubic
+ *  Béziers, at most a quarter turn each), written to out[0 … capacity-1]; *count is the
+ *  number of elements (write nothing with capacity 0 to ask for it). They need no engine:
+ *  errors are at caluna_last_error(NULL). Status: OK; INVALID_ARGUMENT (count NULL, out NULL
+ *  with capacity > 0, a negative capacity, NaN or ∞, coordinates beyond ±1e8, a negative
+ *  radius, an angle beyond ±1e6 radians, corners > 15). */
+
+/** UIBezierPath addArcWithCenter:radius:startAngle:endAngle:clockwise: — angles in radians
+ *  from +x, `clockwise` (nonzero) turns clockwise ON SCREEN (y down; increasing angle). The
+ *  end angle moves by whole turns to the requested side of the start; a sweep beyond one
+ *  turn draws one circle. Elements: a MOVE to the arc's start, then 0…4 CUBICs (at most 5).
+ *  To join the arc to the current point of a path being built (as UIBezierPath does when
+ *  they differ), change element 0's type to CALUNA_PATH_LINE. */
+caluna_status caluna_path_arc(double cx, double cy, double radius, double start_angle, double end_angle,
+                              int32_t clockwise, caluna_path_element *out, int32_t capacity, int32_t *count);
+
+/** UIBezierPath bezierPathWithRoundedRect:byRoundingCorners:cornerRadii: — a closed
+ *  subpath, clockwise on screen from the end of the top-left corner. `corners` is a
+ *  CACornerMask / UIRectCorner mask: 1 top-left (minXMinY), 2 top-right, 4 bottom-left,
+ *  8 bottom-right (15 all, 0 none); those corners are quarter ellipses of radius_width ×
+ *  radius_height, each clamped to half the rect's width / height. At most 10 elements
+ *  (MOVE, 4 LINEs, up to 4 CUBICs, CLOSE). */
+caluna_status caluna_path_rounded_rect(double x, double y, double width, double height,
+                                       double radius_width, double radius_height, uint32_t corners,
+                                       caluna_path_element *out, int32_t capacity, int32_t *count);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Text layers (ABI 1.7)                                                                    */

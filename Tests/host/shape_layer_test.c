@@ -1,7 +1,8 @@
 /* CAShapeLayer through the C ABI: listing 6.1 (the stick figure) built from path elements
  * and caluna_layer_set, checked at the same pixels as Tests/scenes/ch06_shape_layer.lua
- * (spec book-ch05-06 T6.1; the head's arc is computed here as cubic elements), the
- * defaults, the dash array, implicit strokeEnd, and the error statuses of bad input. C99. */
+ * (spec book-ch05-06 T6.1; the head's arc is computed here as cubic elements, and must
+ * equal what caluna_path_arc makes), the defaults, the dash array, implicit strokeEnd,
+ * caluna_path_rounded_rect (T6.1b) and the error statuses of bad input. C99. */
 #include "check.h"
 #include "pixels.h"
 
@@ -185,6 +186,59 @@ static void listing_6_1(caluna_engine *e) {
     CHECK(is_rgb(150, 75, 0xff0000, 3), "strokeEnd 1 again without an animation");
 }
 
+static void path_helpers(caluna_engine *e) {
+    caluna_path_element mine[16], arc[8];
+    int32_t n = 0;
+    stick_figure(mine);
+    EXPECT_OK(NULL, caluna_path_arc(150, 100, 25, 0, 2 * PI, 1, arc, 8, &n));
+    CHECK(n == 5, "a full circle: MOVE + 4 CUBICs (%d)", n);
+    int same = n == 5;
+    for (int i = 0; same && i < 5; i++) {
+        same = arc[i].type == mine[i].type;
+        for (int j = 0; j < 3; j++)
+            same = same && near(arc[i].points[j].x, mine[i].points[j].x, 1e-9) && near(arc[i].points[j].y, mine[i].points[j].y, 1e-9);
+    }
+    CHECK(same, "caluna_path_arc gives the head's elements");
+    /* Counter-clockwise a quarter from 0 to π/2 is three quarters the other way. */
+    EXPECT_OK(NULL, caluna_path_arc(0, 0, 10, 0, PI / 2, 0, NULL, 0, &n));
+    CHECK(n == 4, "counter-clockwise 0 → π/2: MOVE + 3 CUBICs (%d)", n);
+    EXPECT_OK(NULL, caluna_path_arc(0, 0, 10, 0, PI / 2, 1, arc, 1, &n));
+    CHECK(n == 2 && arc[0].type == CALUNA_PATH_MOVE && arc[0].points[0].x == 10, "capacity 1: the MOVE written, count 2");
+    EXPECT(NULL, caluna_path_arc(0, 0, NAN, 0, 1, 1, arc, 8, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_arc(0, 0, -1, 0, 1, 1, arc, 8, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_arc(0, 0, 1, 0, 1e9, 1, arc, 8, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_arc(0, 0, 1, 0, 1, 1, NULL, 8, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_arc(0, 0, 1, 0, 1, 1, arc, -1, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_arc(0, 0, 1, 0, 1, 1, arc, 8, NULL), CALUNA_ERR_INVALID_ARGUMENT);
+
+    /* T6.1b: three rounded corners, as a shape layer with the default black fill. */
+    caluna_path_element rr[10];
+    EXPECT_OK(NULL, caluna_path_rounded_rect(50, 50, 100, 100, 20, 20, 2 | 8 | 4, rr, 10, &n));
+    CHECK(n == 9, "three rounded corners: MOVE, 4 LINEs, 3 CUBICs, CLOSE (%d)", n);
+    EXPECT(NULL, caluna_path_rounded_rect(0, 0, 10, 10, 2, 2, 16, rr, 10, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_rounded_rect(0, 0, 10, 10, -2, 2, 15, rr, 10, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(NULL, caluna_path_rounded_rect(0, INFINITY, 10, 10, 2, 2, 15, rr, 10, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    caluna_layer root = 0, shape = 0;
+    caluna_root_layer(e, &root);
+    int32_t subs = 0;
+    caluna_layer_sublayer_count(e, root, &subs);
+    while (subs-- > 0) {   /* the stick figure goes */
+        caluna_layer l = 0;
+        caluna_layer_sublayer_at(e, root, 0, &l);
+        caluna_layer_remove_from_superlayer(e, l);
+    }
+    EXPECT_OK(e, caluna_layer_create_class(e, "CAShapeLayer", &shape));
+    caluna_value path = caluna_path_value(rr, 9);
+    EXPECT_OK(e, caluna_layer_set(e, shape, "path", &path));
+    EXPECT_OK(e, caluna_layer_add_sublayer(e, root, shape));
+    caluna_layer_release(e, shape);
+    EXPECT_OK(e, render(e));
+    CHECK(is_rgb(52, 52, 0x000000, 3) && is_rgb(100, 52, 0x000000, 3) && is_rgb(148, 100, 0x000000, 3),
+          "T6.1b black at (52,52), (100,52), (148,100)");
+    CHECK(is_rgb(148, 52, 0xffffff, 3) && is_rgb(148, 148, 0xffffff, 3) && is_rgb(52, 148, 0xffffff, 3),
+          "T6.1b white at the rounded corners");
+}
+
 int main(void) {
     caluna_engine_options o = caluna_engine_options_default();
     o.width = 300; o.height = 300;
@@ -192,6 +246,7 @@ int main(void) {
     if (caluna_engine_create(&o, &e) != CALUNA_OK) { printf("FAIL: engine\n"); return 1; }
     defaults(e);
     listing_6_1(e);
+    path_helpers(e);
     caluna_engine_destroy(e);
     free(pixels);
     return finish();
