@@ -17,6 +17,7 @@ let allBenchmarks: [Benchmark.Type] = [
     TiledPan.self,
     TextFrames.self, TextMove.self,
 ]
+    EmitterParticles.self,
 
 let usage = """
     usage: caluna-bench [--iterations N] [--warmup N] [--list] [NAME...]
