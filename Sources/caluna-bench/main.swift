@@ -16,8 +16,8 @@ let allBenchmarks: [Benchmark.Type] = [
     ShapeStroke.self,
     TiledPan.self,
     TextFrames.self, TextMove.self,
-]
     EmitterParticles.self,
+]
 
 let usage = """
     usage: caluna-bench [--iterations N] [--warmup N] [--list] [NAME...]
