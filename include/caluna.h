@@ -3096,7 +3096,76 @@ caluna_status caluna_layer_visible_rect(caluna_engine *e, caluna_layer layer, do
 /* Emitter layers (ABI 1.7)                                                                 */
 /* ---------------------------------------------------------------------------------------- */
 
-/* (section: declarations follow) */
+/** CAEmitterLayer ("CAEmitterLayer"): its own properties are set with caluna_layer_set —
+ *  emitterPosition (POINT, (0,0)), emitterZPosition (NUMBER, 0), emitterSize (SIZE, zero),
+ *  emitterDepth (NUMBER ≥ 0, 0), emitterShape ("point" | "line" | "rectangle" | "circle" |
+ *  "cuboid" | "sphere"), emitterMode ("points" | "outline" | "surface" | "volume", default
+ *  "volume"), renderMode ("unordered" (default) | "oldestFirst" | "oldestLast" |
+ *  "backToFront" | "additive"), the multipliers of every cell's values birthRate, lifetime
+ *  (≥ 0), velocity, scale, spin (all 1), seed (a whole number 0…4294967295, 0) and
+ *  preservesDepth (only false; true is NOT_SUPPORTED). Times are the layer's local seconds,
+ *  lengths points, angles radians.
+ *
+ *  Particles are computed in closed form from the seed and the layer's local time: the same
+ *  scene at the same time gives the same particles however the clock was stepped there. A
+ *  change to the layer or to an installed cell applies to particles born from the time it is
+ *  made. At most 10000 live particles per layer are gathered (cells in order, newest first).
+ *
+ *  Cells are ids like images: caluna_emitter_cell_create returns an OWNED reference;
+ *  a layer or cell that holds a cell keeps it alive too; once neither holds it the id is
+ *  STALE_HANDLE. Ids read back (get_cells) are borrowed. */
+typedef uint64_t caluna_emitter_cell;
+
+/** A new cell with Apple's defaults (birthRate 0: it emits nothing until set), owned.
+ *  Status: OK; INVALID_ARGUMENT (out NULL); OUT_OF_MEMORY. */
+caluna_status caluna_emitter_cell_create(caluna_engine *e, caluna_emitter_cell *out);
+
+/** One more owned reference / drops one. Status: OK; STALE_HANDLE; INVALID_ARGUMENT (no
+ *  owned reference left to release). */
+caluna_status caluna_emitter_cell_retain(caluna_engine *e, caluna_emitter_cell cell);
+caluna_status caluna_emitter_cell_release(caluna_engine *e, caluna_emitter_cell cell);
+
+/** Sets or reads one CAEmitterCell value by key: name (STRING or NIL), enabled (BOOL, true),
+ *  contents (IMAGE or NIL: a cell without contents draws nothing), contentsRect (RECT, unit),
+ *  contentsScale (NUMBER in (0, 64], 1), minificationFilter / magnificationFilter ("linear",
+ *  "nearest", "trilinear"), minificationFilterBias, birthRate (per second, ≥ 0, 0), lifetime
+ *  and lifetimeRange (s, ≥ 0), velocity (pt/s) and velocityRange (≥ 0), xAcceleration,
+ *  yAcceleration, zAcceleration (pt/s²), emissionLongitude, emissionLatitude, emissionRange
+ *  (radians, range ≥ 0; 2π = every direction), scale (1), scaleRange (≥ 0), scaleSpeed (/s),
+ *  spin (rad/s), spinRange (≥ 0), color (COLOR, white), redRange … alphaRange (≥ 0),
+ *  redSpeed … alphaSpeed (/s), beginTime and duration (s; 0 = for ever). A value with mean M
+ *  and range R is uniform in [M − R/2, M + R/2]. Numbers are finite and within ±1e8.
+ *  Status: OK; UNKNOWN_KEY; NOT_SUPPORTED (speed, timeOffset, repeatCount, repeatDuration,
+ *  autoreverses, fillMode, style); TYPE_MISMATCH; INVALID_ARGUMENT (NaN, out of range, NULL);
+ *  STALE_HANDLE. */
+caluna_status caluna_emitter_cell_set(caluna_engine *e, caluna_emitter_cell cell, const char *key,
+                                      const caluna_value *value);
+caluna_status caluna_emitter_cell_get(caluna_engine *e, caluna_emitter_cell cell, const char *key,
+                                      caluna_value *out);
+
+/** The sub-cells every particle of `cell` emits (count 0: none; at most 10000 cells, 8 levels
+ *  of nesting). Status: OK; TREE_ERROR (a cell containing itself); INVALID_ARGUMENT (cells
+ *  NULL with count > 0, count out of range, too deep); STALE_HANDLE. */
+caluna_status caluna_emitter_cell_set_cells(caluna_engine *e, caluna_emitter_cell cell,
+                                            const caluna_emitter_cell *cells, int32_t count);
+
+/** Installs a layer's cells (emitterCells); it emits them from now on. Status: OK;
+ *  UNKNOWN_KEY (not a CAEmitterLayer); INVALID_ARGUMENT; STALE_HANDLE. */
+caluna_status caluna_emitter_layer_set_cells(caluna_engine *e, caluna_layer layer,
+                                             const caluna_emitter_cell *cells, int32_t count);
+
+/** Borrowed ids of the cells (up to `capacity` of them into `out`); *count is how many there
+ *  are. Status: OK; INVALID_ARGUMENT (count NULL, out NULL with capacity > 0, not an emitter
+ *  layer); STALE_HANDLE. */
+caluna_status caluna_emitter_cell_get_cells(caluna_engine *e, caluna_emitter_cell cell,
+                                            caluna_emitter_cell *out, int32_t capacity, int32_t *count);
+caluna_status caluna_emitter_layer_get_cells(caluna_engine *e, caluna_layer layer,
+                                             caluna_emitter_cell *out, int32_t capacity, int32_t *count);
+
+/** The live particles the layer shows now (its presentation at the engine's current time),
+ *  sub-cells' particles included, invisible (alpha 0) ones too.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, not an emitter layer); STALE_HANDLE. */
+caluna_status caluna_emitter_layer_particle_count(caluna_engine *e, caluna_layer layer, int32_t *out);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Pixel buffer layers (ABI 1.7)                                                            */
