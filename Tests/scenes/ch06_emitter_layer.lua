@@ -272,6 +272,26 @@ T.test("a change applies to particles born after it; particles already born keep
   T.eq(e:particleCount(), n, "disabled: still no births")
 end, S400)
 
+T.test("an animated emitterPosition: particles are born along the animation's path", function()
+  local e = ca.EmitterLayer{ frame = {0, 0, 400, 400}, emitterPosition = {100, 200} }
+  e.emitterCells = { ca.EmitterCell{ birthRate = 60, lifetime = 10 } }
+  ca.root:addSublayer(e)
+  e:addAnimation(ca.BasicAnimation{ keyPath = "emitterPosition", fromValue = {100, 200}, toValue = {300, 200},
+                                    duration = 1 }, "move")
+  for _ = 1, 60 do ca.step(1 / 60) end
+  local ps = e:particles()
+  T.truthy(math.abs(#ps - 60) <= 1, "60 ± 1 particles")
+  local xmin, xmax = math.huge, -math.huge
+  for _, p in ipairs(ps) do
+    T.eq(p.y, 200)
+    T.truthy(p.x >= 100 - 1e-9 and p.x <= 300 + 1e-9, "born on the path")
+    -- Each particle stays where the emitter was when it was born (within one frame's move).
+    T.truthy(math.abs(p.x - (100 + 200 * p.birthTime)) <= 200 / 60 + 1e-9, "born where the emitter was")
+    xmin, xmax = math.min(xmin, p.x), math.max(xmax, p.x)
+  end
+  T.truthy(xmin < 110 and xmax > 290, ("spread along the path (%.1f … %.1f)"):format(xmin, xmax))
+end, S400)
+
 ---------------------------------------------------------------------------
 -- Emitter shapes and modes: particles are born inside their shape.
 
