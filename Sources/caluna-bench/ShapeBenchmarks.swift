@@ -5,8 +5,8 @@ import Glibc
 /// Issue #9's shape row: a CAShapeLayer stroking a 2,000-segment zig-zag
 /// spiral with round joins, the whole frame re-rendered each run, against
 /// raw cairo stroking the same path into a surface of the same size.
-final class ShapeStroke: CairoPeerBenchmark {
-    static let name = "shape-stroke"
+class ShapeStroke: CairoPeerBenchmark {
+    class var name: String { "shape-stroke" }
     static let peer = "cairo"
     static let width = 800.0, height = 800.0, segments = 2000, lineWidth = 3.0
     let engine: Engine
@@ -26,7 +26,10 @@ final class ShapeStroke: CairoPeerBenchmark {
         return p
     }
 
-    init() throws {
+    /// Only the first `strokeEnd` of the path by arc length (the `shape-trim` row).
+    var strokeEnd: Double { 1 }
+
+    required init() throws {
         engine = try Engine(size: Size(ShapeStroke.width, ShapeStroke.height), scale: 1)
         engine.root.backgroundColor = .white
         path = ShapeStroke.makePath()
@@ -36,6 +39,7 @@ final class ShapeStroke: CairoPeerBenchmark {
         try shape.setValue(.color(Color(red: 0.8, green: 0.1, blue: 0.1)), forKeyPath: "strokeColor")
         try shape.setValue(.number(ShapeStroke.lineWidth), forKeyPath: "lineWidth")
         try shape.setValue(.string("round"), forKeyPath: "lineJoin")
+        try shape.setValue(.number(strokeEnd), forKeyPath: "strokeEnd")
         try engine.root.addSublayer(shape)
     }
 
@@ -44,12 +48,19 @@ final class ShapeStroke: CairoPeerBenchmark {
         let cr = cairo_create(surface)
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
-        for e in path.elements {
-            switch e {
-            case .move(let p): cairo_move_to(cr, p.x, p.y)
-            case .line(let p): cairo_line_to(cr, p.x, p.y)
-            default: break
-            }
+        // The peer trims by hand: lines up to strokeEnd of the total length.
+        var points: [Point] = []
+        for case .move(let p) in path.elements { points.append(p) }
+        for case .line(let p) in path.elements { points.append(p) }
+        var total = 0.0
+        for i in 1..<points.count { total += points[i - 1].distance(to: points[i]) }
+        var left = total * strokeEnd
+        cairo_move_to(cr, points[0].x, points[0].y)
+        for i in 1..<points.count where left > 0 {
+            let a = points[i - 1], b = points[i], d = a.distance(to: b)
+            let f = min(1, left / d)
+            cairo_line_to(cr, a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f)
+            left -= d
         }
         cairo_set_line_width(cr, ShapeStroke.lineWidth)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
@@ -58,4 +69,13 @@ final class ShapeStroke: CairoPeerBenchmark {
         cairo_destroy(cr)
         return surface
     }
+}
+
+/// The same stroke with strokeEnd 0.5: caluna trims by arc length every frame
+/// (the measured path is cached on the layer); the peer trims its lines by
+/// hand every frame, the least such a trim can cost.
+final class ShapeTrimmed: ShapeStroke {
+    override class var name: String { "shape-trim" }
+    override var detail: String { "\(ShapeStroke.segments) segs strokeEnd .5" }
+    override var strokeEnd: Double { 0.5 }
 }

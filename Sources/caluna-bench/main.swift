@@ -13,7 +13,7 @@ let allBenchmarks: [Benchmark.Type] = [
     PhysicsCrates.self,
     PerspectiveGrid.self,
     PerspectiveCards.self,
-    ShapeStroke.self,
+    ShapeStroke.self, ShapeTrimmed.self,
     TiledPan.self,
     TextFrames.self, TextMove.self,
     EmitterParticles.self,
