@@ -265,6 +265,16 @@ T.test("T6.4 a CATextLayer made by class name; LayerLabel's setters (F48)", func
   T.eq(#bands(ca.render()), 1)
 end, S)
 
+T.test("the default font Helvetica is substituted by fontconfig (spec §6 item 10)", function()
+  ca.root.backgroundColor = "white"
+  local t = ca.TextLayer{ frame = {0, 0, 300, 60}, foregroundColor = "black", fontSize = 20, string = "Helvetica" }
+  T.eq(t.font, "Helvetica")
+  ca.root:addSublayer(t)
+  local b = bands(ca.render())
+  T.eq(#b, 1, "drawn with an installed sans font")
+  T.truthy(b[1].right - b[1].left > 60, "real glyphs, not an empty line")
+end, { size = {300, 60} })
+
 ---------------------------------------------------------------------------
 -- Alignment and truncation.
 

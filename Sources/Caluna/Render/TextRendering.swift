@@ -37,8 +37,8 @@ final class TextLayerCache {
 extension Compositor {
     /// Draws the layer's text store over its background and contents.
     mutating func drawText(_ layer: Layer, alpha: Double) throws {
-        let text = layer.state.specialised.value.text
-        guard text.hasText, alpha > 0, let b = Optional(layer.bounds.standardized), b.width > 0, b.height > 0 else { return }
+        let text = layer.state.specialised.value.text, b = layer.bounds.standardized
+        guard text.hasText, alpha > 0, b.width > 0, b.height > 0 else { return }
         guard text.attributedString != nil || (text.fontSize > 0 && text.foregroundColor.alpha > 0) else { return }
         let cache = try textCache(layer, text, b.size)
         let k = layer.contentsScale
