@@ -13,10 +13,9 @@ let allBenchmarks: [Benchmark.Type] = [
     PhysicsCrates.self,
     PerspectiveGrid.self,
     PerspectiveCards.self,
-    ShapeStroke.self, ShapeTrimmed.self,
+    ShapeStroke.self,
+    GradientLayers.self, ReplicatorRing.self,
     TiledPan.self,
-    TextFrames.self, TextMove.self,
-    EmitterParticles.self,
 ]
 
 let usage = """

@@ -35,7 +35,7 @@ extension Compositor {
             }
             if flat, let m = instance.planeProjection.affine {
                 let tint = r.modulation(k)
-                try tinted(tint) {
+                try tinted(tint, within: tint == .white ? nil : instanceExtent(subs, m)) {
                     for sub in subs { try $0.draw(sub, parentSpace: m, inheritedOpacity: alpha) }
                 }
             } else {
@@ -67,9 +67,16 @@ extension Compositor {
     /// premultiplied channel times tint·alpha, alpha times alpha. White draws
     /// directly; an alpha-only tint is a faded group; a colour tint
     /// multiplies the group's pixels with pixman (a component-alpha mask).
-    mutating func tinted(_ tint: Color, _ body: (inout Compositor) throws -> Void) throws {
+    /// `extent` (current space), when known, bounds the group.
+    mutating func tinted(_ tint: Color, within extent: Rect? = nil, _ body: (inout Compositor) throws -> Void) throws {
         if tint == .white { return try body(&self) }
         guard tint.alpha > 0 else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if let e = extent {
+            cairo_rectangle(cr, e.minX - 1, e.minY - 1, e.width + 2, e.height + 2)
+            cairo_clip(cr)
+        }
         pushGroup()
         do { try body(&self) } catch {
             cairo_pattern_destroy(cairo_pop_group(cr))
@@ -83,6 +90,18 @@ extension Compositor {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, tint.alpha)
         }
+    }
+
+    /// The box one instance's sublayers cover in the current space, nil when
+    /// unbounded or not affine (the group is then as large as the clip).
+    func instanceExtent(_ subs: [Layer], _ m: AffineTransform) -> Rect? {
+        var box: Rect? = nil
+        for s in subs where !s.hidden {
+            guard let e = visualExtent(of: s), let a = s.affineToSuperlayer(parentSpace: m) else { return nil }
+            let q = a.apply(e)
+            box = box.map { $0.union(q) } ?? q
+        }
+        return box ?? .zero
     }
 
     /// Multiplies an image surface's premultiplied pixels by (r·a, g·a, b·a, a).
