@@ -13,9 +13,11 @@ let allBenchmarks: [Benchmark.Type] = [
     PhysicsCrates.self,
     PerspectiveGrid.self,
     PerspectiveCards.self,
-    ShapeStroke.self,
+    ShapeStroke.self, ShapeTrimmed.self,
     GradientLayers.self, ReplicatorRing.self,
     TiledPan.self,
+    TextFrames.self, TextMove.self,
+    EmitterParticles.self,
 ]
 
 let usage = """
