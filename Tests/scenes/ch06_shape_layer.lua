@@ -458,7 +458,19 @@ T.test("explicit path animation: same structure interpolates point-wise, differe
 end, { size = {240, 100} })
 
 ---------------------------------------------------------------------------
--- Effects: shadow, perspective, transition.
+-- Effects: clipping, shadow, perspective, transition.
+
+T.test("the path is clipped only by masksToBounds (F37)", function()
+  ca.root.backgroundColor = white
+  local s = ca.ShapeLayer{ frame = {50, 50, 50, 50}, path = ca.Path():addRect(0, 0, 100, 100) }
+  ca.root:addSublayer(s)
+  local img = ca.render()
+  T.pixel(img, 60, 60, black); T.pixel(img, 140, 140, black); T.pixel(img, 40, 40, white)
+  disableActions()
+  s.masksToBounds = true
+  img = ca.render()
+  T.pixel(img, 60, 60, black); T.pixel(img, 98, 98, black); T.pixel(img, 101, 101, white); T.pixel(img, 140, 140, white)
+end, { size = {200, 200} })
 
 T.test("a zero-size shape layer casts a shadow that follows its shape's alpha", function()
   ca.root.backgroundColor = white
@@ -571,6 +583,15 @@ T.test("hostile input: clear errors, the layer keeps its values", function()
   T.raises(function() p:applyTransform(ca.AffineTransform.scale(0 / 0, 1)) end, "finite")
   T.raises(function() p:addPath("x") end, "argument 2 expects a Path")
   T.eq(#p, 0, "nothing was added by the failed calls")
+  -- Short dashes along a very long path would take minutes in cairo: refused at render.
+  local zig = ca.Path():moveTo(0, 0)
+  for i = 1, 1000 do zig:lineTo((i % 2) * 1e7, i) end
+  local z = ca.ShapeLayer{ path = zig, strokeColor = "red", lineDashPattern = {1, 1} }
+  ca.root:addSublayer(z)
+  T.raises(function() ca.render() end, "would draw about 10000000000 dashes")
+  z.lineDashPattern = {1e5, 1e5}
+  T.truthy(ca.render(), "longer dashes draw")
+  z:removeFromSuperlayer()
   -- A huge path still renders (and a stroke of every kind on it).
   local big = ca.Path():moveTo(0, 0)
   for i = 1, 5000 do big:lineTo(i % 200, (i * 7) % 200) end

@@ -38,6 +38,7 @@ extension Compositor {
         cairo_set_line_join(cr, s.lineJoin == .round ? CAIRO_LINE_JOIN_ROUND : s.lineJoin == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
         cairo_set_miter_limit(cr, s.miterLimit)
         let dashes = s.lineDashPattern?.lengths ?? []
+        if !dashes.isEmpty { try ShapeLayerState.checkDashCount(dashes, along: path) }
         func setDash(_ offset: Double) {
             guard !dashes.isEmpty else { return }
             dashes.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), s.lineDashPhase + offset) }
@@ -147,6 +148,26 @@ final class ShapeTrim {
             previousDrawn = b <= hi
         }
         return (head, rest, headOffset)
+    }
+}
+
+extension ShapeLayerState {
+    /// cairo strokes every dash, on screen or not (about 15 ns each): a
+    /// long path with short dashes could take minutes, so it is refused.
+    static let maximumDashesDrawn = 20_000_000.0
+
+    static func checkDashCount(_ dashes: [Double], along path: Path) throws {
+        // The control polygon is at least as long as the path.
+        var length = 0.0, previous: Point? = nil
+        for p in path.points {
+            if let q = previous { length += q.distance(to: p) }
+            previous = p
+        }
+        let mean = dashes.reduce(0, +) / Double(dashes.count)
+        let drawn = length / mean
+        guard drawn <= maximumDashesDrawn else {
+            throw CalunaError.invalid("render: a CAShapeLayer's lineDashPattern would draw about \(fmt(drawn.rounded())) dashes along its path (at most \(fmt(maximumDashesDrawn))); lengthen the dashes or shorten the path")
+        }
     }
 }
 
