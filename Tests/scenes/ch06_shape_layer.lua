@@ -228,6 +228,18 @@ T.test("strokeEnd trims over all subpaths (two lines, the second half is the sec
   T.pixel(img, 100, 30, white); T.pixel(img, 100, 70, red)
 end, { size = {240, 100} })
 
+T.test("a subpath the trim keeps whole stays closed (a join at its start); a cut one gets caps", function()
+  ca.root.backgroundColor = white
+  local p = ca.Path():addRect(20, 20, 60, 60):addRect(120, 20, 60, 60)
+  -- 0.75 of 480 pt: the first square whole, the second from (120, 20) to (180, 80).
+  local s = ca.ShapeLayer{ path = p, strokeColor = "red", fillColor = "clear", lineWidth = 10, strokeEnd = 0.75 }
+  ca.root:addSublayer(s)
+  local img = ca.render()
+  T.pixel(img, 16, 16, red)      -- the miter join where the first square closes
+  T.pixel(img, 116, 16, white)   -- the second starts with a butt end, no join
+  T.pixel(img, 121, 16, red); T.pixel(img, 180, 60, red); T.pixel(img, 150, 80, white); T.pixel(img, 120, 60, white)
+end, { size = {200, 100} })
+
 T.test("lineDashPattern [10, 10], and with lineDashPhase 5", function()
   local s = strokedLine{ lineDashPattern = {10, 10} }
   local img = ca.render()
@@ -259,7 +271,7 @@ T.test("lineJoin and miterLimit: a sharp corner's miter tip, bevelled beyond the
   ca.root.backgroundColor = white
   -- A right angle at (100, 20) with width 10: the miter tip reaches (105, 15).
   local p = ca.Path():moveTo(20, 20):lineTo(100, 20):lineTo(100, 90)
-  local s = ca.ShapeLayer{ path = p, strokeColor = "red", fillColor = nil, lineWidth = 10 }
+  local s = ca.ShapeLayer{ path = p, strokeColor = "red", fillColor = "clear", lineWidth = 10 }
   ca.root:addSublayer(s)
   local img = ca.render()
   T.pixel(img, 104, 16, red, 3)               -- miter (ratio √2 < 10)
@@ -349,7 +361,7 @@ T.test("arcs: clockwise is clockwise on screen; counter-clockwise goes the other
   local cw = ca.Path():addArc(100, 100, 50, 0, pi / 2, true)
   local x, y = cw:currentPoint()
   T.near(x, 100, 1e-9); T.near(y, 150, 1e-9)
-  local s = ca.ShapeLayer{ path = cw, strokeColor = "red", fillColor = nil, lineWidth = 4 }
+  local s = ca.ShapeLayer{ path = cw, strokeColor = "red", fillColor = "clear", lineWidth = 4 }
   ca.root:addSublayer(s)
   local img = ca.render()
   T.pixel(img, 135, 135, red)      -- 45°: below right of the centre
