@@ -36,8 +36,10 @@ extension OpaquePointer {
     }
 
     func string(_ idx: Int32) -> String? {
-        guard lua_type(self, idx) == LUA_TSTRING, let p = lua_tolstring(self, idx, nil) else { return nil }
-        return String(cString: p)
+        var length = 0
+        guard lua_type(self, idx) == LUA_TSTRING, let p = lua_tolstring(self, idx, &length) else { return nil }
+        // The whole string: a NUL inside is kept, not an end (Lua strings are byte arrays).
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: length), as: UTF8.self)
     }
 
     func number(_ idx: Int32) -> Double? {
@@ -45,7 +47,11 @@ extension OpaquePointer {
         return lua_tonumberx(self, idx, nil)
     }
 
-    func push(_ s: String) { lua_pushstring(self, s) }
+    /// Pushes all of `s`'s UTF-8 bytes (a NUL inside included).
+    func push(_ s: String) {
+        var s = s
+        s.withUTF8 { b in _ = lua_pushlstring(self, b.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, b.count) }
+    }
 
     /// t[name] without metamethods (a table from user code may have any).
     @discardableResult

@@ -457,3 +457,11 @@ T.test("hostile input gives clear errors", function()
   ca.render()
   T.eq(ca.stats().textLayouts, 1)
 end, { size = {100, 100} })
+
+T.test("a text layer inside a shouldRasterize subtree still counts its layouts", function()
+  local group = ca.Layer{ frame = {0, 0, 100, 100}, shouldRasterize = true }
+  group:addSublayer(ca.TextLayer{ frame = {0, 0, 100, 40}, string = "raster", fontSize = 15 })
+  ca.root:addSublayer(group)
+  ca.render()
+  T.eq(ca.stats().textLayouts, 1, "laid out once, while the raster cache was drawn")
+end, { size = {100, 100} })

@@ -297,3 +297,11 @@ T.test("errors: a layer tree deeper than 1024 levels is refused, not a crash", f
   T.raises(function() ca.root:addSublayer(top) end, "more than 1024 levels deep")   -- … but not join
   healthy(l)
 end, opts)
+
+T.test("a Lua string with a NUL inside is kept whole, not cut at the NUL", function()
+  local l = ca.Layer{ name = "a\0b" }
+  T.eq(#l.name, 3)
+  T.eq(l.name, "a\0b")
+  -- Text layers refuse it (pango lays out C strings): an error, not a silent cut.
+  T.raises(function() ca.TextLayer{ string = "x\0y" } end, "NUL")
+end)

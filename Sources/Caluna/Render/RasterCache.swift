@@ -93,5 +93,8 @@ extension FrameStats {
         offscreenPixels += o.offscreenPixels
         rasterCacheHits += o.rasterCacheHits
         rasterCacheMisses += o.rasterCacheMisses
+        textLayouts += o.textLayouts
+        tilesDrawn += o.tilesDrawn
+        particlesDrawn += o.particlesDrawn
     }
 }
