@@ -2878,7 +2878,8 @@ caluna_status caluna_pointer_capture(caluna_engine *e, int64_t pointer_id, calun
  *  "CATextLayer", "CAGradientLayer", "CAReplicatorLayer", "CAScrollLayer", "CATiledLayer",
  *  "CAEmitterLayer" and caluna's "PixelBufferLayer". Their properties are set and read with
  *  caluna_layer_set / caluna_layer_get like CALayer's (a key of another class is
- *  UNKNOWN_KEY); the calls below are what a property value cannot express. */
+ *  UNKNOWN_KEY); the calls below are what a property value cannot express. A call of one
+ *  class given a layer of another is TYPE_MISMATCH. */
 
 /* ---------------------------------------------------------------------------------------- */
 /* Shape layers (ABI 1.7)                                                                   */
@@ -3150,13 +3151,13 @@ caluna_status caluna_emitter_cell_set_cells(caluna_engine *e, caluna_emitter_cel
                                             const caluna_emitter_cell *cells, int32_t count);
 
 /** Installs a layer's cells (emitterCells); it emits them from now on. Status: OK;
- *  UNKNOWN_KEY (not a CAEmitterLayer); INVALID_ARGUMENT; STALE_HANDLE. */
+ *  TYPE_MISMATCH (not a CAEmitterLayer); INVALID_ARGUMENT; STALE_HANDLE. */
 caluna_status caluna_emitter_layer_set_cells(caluna_engine *e, caluna_layer layer,
                                              const caluna_emitter_cell *cells, int32_t count);
 
 /** Borrowed ids of the cells (up to `capacity` of them into `out`); *count is how many there
- *  are. Status: OK; INVALID_ARGUMENT (count NULL, out NULL with capacity > 0, not an emitter
- *  layer); STALE_HANDLE. */
+ *  are. Status: OK; INVALID_ARGUMENT (count NULL, out NULL with capacity > 0); TYPE_MISMATCH
+ *  (the layer is not a CAEmitterLayer); STALE_HANDLE. */
 caluna_status caluna_emitter_cell_get_cells(caluna_engine *e, caluna_emitter_cell cell,
                                             caluna_emitter_cell *out, int32_t capacity, int32_t *count);
 caluna_status caluna_emitter_layer_get_cells(caluna_engine *e, caluna_layer layer,
@@ -3164,7 +3165,7 @@ caluna_status caluna_emitter_layer_get_cells(caluna_engine *e, caluna_layer laye
 
 /** The live particles the layer shows now (its presentation at the engine's current time),
  *  sub-cells' particles included, invisible (alpha 0) ones too.
- *  Status: OK; INVALID_ARGUMENT (out NULL, not an emitter layer); STALE_HANDLE. */
+ *  Status: OK; INVALID_ARGUMENT (out NULL); TYPE_MISMATCH (not a CAEmitterLayer); STALE_HANDLE. */
 caluna_status caluna_emitter_layer_particle_count(caluna_engine *e, caluna_layer layer, int32_t *out);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -3202,8 +3203,8 @@ typedef int32_t (*caluna_pixel_buffer_callback)(caluna_engine *e, caluna_layer l
  *  held until the callback is replaced or removed, or the layer or engine dies; then
  *  `release` (may be NULL) runs. The callback runs during caluna_render (and snapshots),
  *  once each time the layer is drawn when a frame is due (see "retainedBacking").
- *  Status: OK; INVALID_ARGUMENT (not a PixelBufferLayer, a presentation layer, unknown
- *  format); STALE_HANDLE. */
+ *  Status: OK; INVALID_ARGUMENT (a presentation layer, unknown format); TYPE_MISMATCH (not a
+ *  PixelBufferLayer); STALE_HANDLE. */
 caluna_status caluna_pixel_buffer_layer_set_callback(caluna_engine *e, caluna_layer layer,
                                                      caluna_pixel_format format,
                                                      caluna_pixel_buffer_callback callback, void *user,
@@ -3214,14 +3215,14 @@ caluna_status caluna_pixel_buffer_layer_set_callback(caluna_engine *e, caluna_la
  *  keeps `pixels`. The frame stays until the next submit or a frame the callback draws
  *  (without retained backing a callback replaces it at every render).
  *  Status: OK; INVALID_ARGUMENT (pixels NULL, width or height ≤ 0 or beyond 16384 per side
- *  or 2^27 pixels, stride too small, unknown format, not a PixelBufferLayer);
+ *  or 2^27 pixels, stride too small, unknown format); TYPE_MISMATCH (not a PixelBufferLayer);
  *  OUT_OF_MEMORY; STALE_HANDLE. */
 caluna_status caluna_pixel_buffer_layer_submit(caluna_engine *e, caluna_layer layer, const void *pixels,
                                                int32_t width, int32_t height, int32_t stride,
                                                caluna_pixel_format format);
 
 /** The number of frames the layer's callbacks have drawn (C or Lua) since it was made.
- *  Status: OK; INVALID_ARGUMENT (out NULL, not a PixelBufferLayer); STALE_HANDLE. */
+ *  Status: OK; INVALID_ARGUMENT (out NULL); TYPE_MISMATCH (not a PixelBufferLayer); STALE_HANDLE. */
 caluna_status caluna_pixel_buffer_layer_frames_drawn(caluna_engine *e, caluna_layer layer, uint64_t *out);
 
 #ifdef __cplusplus

@@ -49,6 +49,16 @@ extension CEngine {
         }
     }
 
+    /// The layer `id` names, which must be of `kind` (the calls of one
+    /// specialised class): TYPE_MISMATCH for any other class.
+    func layer(_ id: UInt64, _ name: String, kind: LayerKind) throws -> Layer {
+        let l = try layer(id, name)
+        guard l.kind == kind else {
+            throw CalunaError(.typeMismatch, "\(name) is a \(l.kind.className), not a \(kind.className)")
+        }
+        return l
+    }
+
     /// A layer, or nil for the id 0 (where 0 means "none": canvas, front/back).
     func optionalLayer(_ id: UInt64, _ name: String) throws -> Layer? {
         id == 0 ? nil : try layer(id, name)

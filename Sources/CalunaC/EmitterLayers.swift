@@ -95,7 +95,7 @@ public func caluna_emitter_cell_get_cells(_ e: OpaquePointer?, _ cell: UInt64, _
 public func caluna_emitter_layer_set_cells(_ e: OpaquePointer?, _ layer: UInt64, _ cells: UnsafePointer<UInt64>?,
                                            _ count: Int32) -> Int32 {
     withEngine(e, "caluna_emitter_layer_set_cells") { ce in
-        let l = try ce.layer(layer, "layer")
+        let l = try ce.layer(layer, "layer", kind: .emitterLayer)
         try l.setEmitterCells(try ce.emitterCellArray(cells, count))
     }
 }
@@ -104,9 +104,7 @@ public func caluna_emitter_layer_set_cells(_ e: OpaquePointer?, _ layer: UInt64,
 public func caluna_emitter_layer_get_cells(_ e: OpaquePointer?, _ layer: UInt64, _ out: UnsafeMutablePointer<UInt64>?,
                                            _ capacity: Int32, _ count: UnsafeMutablePointer<Int32>?) -> Int32 {
     cellIDs(e, "caluna_emitter_layer_get_cells", out, capacity, count) { ce in
-        let l = try ce.layer(layer, "layer")
-        guard l.kind == .emitterLayer else { throw CalunaError.invalid("layer is a \(l.kind.className), not a CAEmitterLayer") }
-        return l.emitterCells
+        try ce.layer(layer, "layer", kind: .emitterLayer).emitterCells
     }
 }
 
@@ -131,6 +129,6 @@ public func caluna_emitter_layer_particle_count(_ e: OpaquePointer?, _ layer: UI
     out?.pointee = 0
     return withEngine(e, "caluna_emitter_layer_particle_count") { ce in
         let o = try output(out, "out")
-        o.pointee = Int32(try ce.layer(layer, "layer").emitterParticles().particles.count)
+        o.pointee = Int32(try ce.layer(layer, "layer", kind: .emitterLayer).emitterParticles().particles.count)
     }
 }

@@ -11,11 +11,8 @@ public typealias CPixelBufferCallback = @convention(c) (OpaquePointer?, UInt64, 
 
 /// The layer `id` as a pixel buffer model layer.
 private func pixelBufferLayer(_ ce: CEngine, _ id: UInt64) throws -> Layer {
-    let l = try ce.layer(id, "layer")
+    let l = try ce.layer(id, "layer", kind: .pixelBufferLayer)
     try l.checkModel("layer")
-    guard l.kind == .pixelBufferLayer else {
-        throw CalunaError(.invalidArgument, "the layer is a \(l.kind.className), not a PixelBufferLayer")
-    }
     return l
 }
 

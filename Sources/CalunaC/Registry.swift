@@ -49,11 +49,9 @@ final class CEngine {
     /// from inside would recurse forever), innermost last.
     var drawingLayers: [ObjectIdentifier] = []
     /// The buffer behind the last PATH result (caluna_value), valid until the next call.
-    private var pathResult: UnsafeMutableRawPointer?
-    private var pathResultCapacity = 0
+    private var pathResult = ResultBuffer()
     /// The buffer behind the last ARRAY result, valid until the next call.
-    private var arrayResult: UnsafeMutableRawPointer?
-    private var arrayResultCapacity = 0
+    private var arrayResult = ResultBuffer()
 
     init(session: Session) throws {
         self.session = session
@@ -66,8 +64,8 @@ final class CEngine {
         runDueReleases()
         free(errorText)
         free(stringResult)
-        free(pathResult)
-        free(arrayResult)
+        pathResult.free()
+        arrayResult.free()
     }
 
     /// Sandboxes the scripts this engine will run; only before the first script.
@@ -125,28 +123,38 @@ final class CEngine {
     }
 
     /// An engine-owned buffer of at least `bytes` bytes for a PATH result
-    /// (valid until the next call); never NULL for a positive size.
+    /// (valid until the next call); never NULL.
+    func pathBuffer(_ bytes: Int) throws -> UnsafeMutableRawPointer {
+        try pathResult.reserve(bytes, "a path result")
+    }
+
     /// An engine-owned buffer for an ARRAY result's elements (valid until the next call).
     func arrayBuffer(_ bytes: Int) throws -> UnsafeMutableRawPointer {
-        if bytes <= arrayResultCapacity, let p = arrayResult { return p }
+        try arrayResult.reserve(bytes, "an array result")
+    }
+}
+
+/// A malloc'd buffer behind results that stay valid until the next call:
+/// it grows when a result needs more, and is reused otherwise.
+struct ResultBuffer {
+    private var pointer: UnsafeMutableRawPointer? = nil
+    private var capacity = 0
+
+    mutating func reserve(_ bytes: Int, _ what: String) throws -> UnsafeMutableRawPointer {
+        if bytes <= capacity, let p = pointer { return p }
         guard let p = malloc(max(bytes, 1)) else {
-            throw CalunaError(.outOfMemory, "cannot allocate \(bytes) bytes for an array result")
+            throw CalunaError(.outOfMemory, "cannot allocate \(bytes) bytes for \(what)")
         }
-        free(arrayResult)
-        arrayResult = p
-        arrayResultCapacity = max(bytes, 1)
+        Glibc.free(pointer)
+        pointer = p
+        capacity = max(bytes, 1)
         return p
     }
 
-    func pathBuffer(_ bytes: Int) throws -> UnsafeMutableRawPointer {
-        if bytes <= pathResultCapacity, let p = pathResult { return p }
-        guard let p = malloc(max(bytes, 1)) else {
-            throw CalunaError(.outOfMemory, "cannot allocate \(bytes) bytes for a path result")
-        }
-        free(pathResult)
-        pathResult = p
-        pathResultCapacity = max(bytes, 1)
-        return p
+    mutating func free() {
+        Glibc.free(pointer)
+        pointer = nil
+        capacity = 0
     }
 }
 

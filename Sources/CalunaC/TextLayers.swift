@@ -57,11 +57,7 @@ private func readRun(_ base: UnsafeRawPointer, _ i: Int) throws -> TextRun {
 extension CEngine {
     /// The live text layer an id names.
     func textLayer(_ id: UInt64, _ name: String) throws -> Layer {
-        let l = try layer(id, name)
-        guard l.kind == .textLayer else {
-            throw CalunaError(.typeMismatch, "\(name) is a \(l.kind.className), not a CATextLayer")
-        }
-        return l
+        try layer(id, name, kind: .textLayer)
     }
 }
 

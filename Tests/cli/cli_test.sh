@@ -99,6 +99,13 @@ local box = ca.Layer{ name = "mover", bounds = {0, 0, 10, 10}, position = {0, 0}
 ca.root:addSublayer(box)
 box:addAnimation(ca.BasicAnimation{ keyPath = "position.x", fromValue = 0, toValue = 100, duration = 2 }, "x")
 LUA
+cat >"$tmp/shape.lua" <<'LUA'
+local ca = require "caluna"
+ca.root:addSublayer(ca.ShapeLayer{ name = "stroke", lineWidth = 3, path = ca.Path():moveTo(0, 0):lineTo(10, 0) })
+LUA
+"$cli" dump "$tmp/shape.lua" --size 100x50 >"$tmp/shape.json"
+check "dump lists a specialised layer's own properties" 'grep -q "\"lineWidth\": 3" "$tmp/shape.json" && grep -q "\"strokeEnd\": 1" "$tmp/shape.json" && ! grep -q "\"fontSize\"" "$tmp/shape.json"'
+
 "$cli" dump "$tmp/moving.lua" --at 0.5 >"$tmp/moving.json"
 "$cli" dump "$tmp/moving.lua" --at 0.5 --model >"$tmp/moving-model.json"
 check "dump --at shows the animated presentation; --model the model" 'grep -q "\"x\": 25, \"y\": 0" "$tmp/moving.json" && grep -q "\"x\": 0, \"y\": 0" "$tmp/moving-model.json" && ! grep -q "\"x\": 25" "$tmp/moving-model.json"' "$(grep position "$tmp/moving.json" | head -3)"

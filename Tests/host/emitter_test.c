@@ -146,8 +146,8 @@ int main(void) {
     v = caluna_string("blob");
     EXPECT(e, caluna_layer_set(e, l, "emitterShape", &v), CALUNA_ERR_INVALID_ARGUMENT);
     caluna_layer plain = new_layer(e, 0);
-    EXPECT(e, caluna_emitter_layer_set_cells(e, plain, &cell, 1), CALUNA_ERR_UNKNOWN_KEY);
-    EXPECT(e, caluna_emitter_layer_particle_count(e, plain, &n), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(e, caluna_emitter_layer_set_cells(e, plain, &cell, 1), CALUNA_ERR_TYPE_MISMATCH);
+    EXPECT(e, caluna_emitter_layer_particle_count(e, plain, &n), CALUNA_ERR_TYPE_MISMATCH);
     v = caluna_number(1);
     EXPECT(e, caluna_layer_set(e, plain, "birthRate", &v), CALUNA_ERR_UNKNOWN_KEY);
     /* A layer id is not a cell id, and a cell id is not a layer id. */

@@ -200,8 +200,8 @@ static void pixel_buffer_layer(void) {
     EXPECT(e, caluna_pixel_buffer_layer_set_callback(e, layer, (caluna_pixel_format)-1, draw_triangle, NULL, NULL), CALUNA_ERR_INVALID_ARGUMENT);
     EXPECT(e, caluna_pixel_buffer_layer_frames_drawn(e, layer, NULL), CALUNA_ERR_INVALID_ARGUMENT);
     EXPECT_OK(e, caluna_layer_create(e, &plain));
-    EXPECT(e, caluna_pixel_buffer_layer_submit(e, plain, frame, 4, 3, 16, CALUNA_RGBA8_STRAIGHT), CALUNA_ERR_INVALID_ARGUMENT);
-    EXPECT(e, caluna_pixel_buffer_layer_set_callback(e, plain, CALUNA_RGBA8_STRAIGHT, draw_triangle, NULL, NULL), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(e, caluna_pixel_buffer_layer_submit(e, plain, frame, 4, 3, 16, CALUNA_RGBA8_STRAIGHT), CALUNA_ERR_TYPE_MISMATCH);
+    EXPECT(e, caluna_pixel_buffer_layer_set_callback(e, plain, CALUNA_RGBA8_STRAIGHT, draw_triangle, NULL, NULL), CALUNA_ERR_TYPE_MISMATCH);
     EXPECT(e, caluna_pixel_buffer_layer_submit(e, 12345, frame, 4, 3, 16, CALUNA_RGBA8_STRAIGHT), CALUNA_ERR_STALE_HANDLE);
     EXPECT(e, lset(e, layer, "pixelWidth", caluna_number(-3)), CALUNA_ERR_INVALID_ARGUMENT);
     EXPECT(e, lset(e, plain, "pixelWidth", caluna_number(3)), CALUNA_ERR_UNKNOWN_KEY);

@@ -240,6 +240,9 @@ extension Layer {
         if borderWidth > 0 { parts += 1 }
         if castsShadow { parts += 1 }
         if transitionFrame != nil { parts += 2 }
+        // A kind's own content (a shape's fill and stroke, text, particles)
+        // may overlap itself and the background.
+        if kind.drawsOwnContent { parts += 2 }
         if maskLayer != nil { parts += 2 }
         parts += sublayers.contains { !$0.hidden && $0.opacity > 0 } ? 2 : 0
         return parts > 1
