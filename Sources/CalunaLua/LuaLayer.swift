@@ -251,6 +251,9 @@ enum LuaLayer {
             try prop.set(layer, value)
             return
         }
+        if key == "drawFrame", layer.kind != .pixelBufferLayer {
+            throw CalunaError(.unknownKey, "\(layer.kind.className) has no drawFrame (it belongs to PixelBufferLayer)")
+        }
         if LuaBinding.callbackNames.contains(key) || key == "delegate" {
             try LuaLayer.setCallback(L, proxy, key, valueAt: v, layer: layer, binding: binding)
             return

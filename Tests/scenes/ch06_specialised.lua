@@ -68,3 +68,11 @@ T.test("a push transition over a gradient layer's colours", function()
   T.pixel(img, 25, 50, {0, 0, 1, 1}, 2, "the new colours came in from the left")
   T.pixel(img, 75, 50, {1, 0, 0, 1}, 2, "the old ones leave to the right")
 end, { size = {100, 100} })
+
+T.test("drawFrame is a PixelBufferLayer's: on any other class it is an error, not ignored", function()
+  T.raises(function() ca.Layer().drawFrame = function() end end, "CALayer has no drawFrame")
+  T.raises(function() ca.ShapeLayer{ drawFrame = function() end } end, "belongs to PixelBufferLayer")
+  local p = ca.PixelBufferLayer()
+  p.drawFrame = function() end
+  T.eq(type(p.drawFrame), "function")
+end)
