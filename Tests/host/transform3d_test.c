@@ -341,9 +341,8 @@ static void test_classes_and_hostile_calls(void) {
     CHECK(out == 0, "out is zeroed on failure");
     EXPECT(e, caluna_layer_create_class(e, "CATransformLayer", NULL), CALUNA_ERR_INVALID_ARGUMENT);
     out = 123;
-    EXPECT(e, caluna_layer_create_class(e, "CAShapeLayer", &out), CALUNA_ERR_NOT_SUPPORTED);
-    CHECK(out == 0, "out is zeroed for an unsupported class");
     EXPECT(e, caluna_layer_create_class(e, "NoSuchLayer", &out), CALUNA_ERR_NOT_SUPPORTED);
+    CHECK(out == 0, "out is zeroed for an unsupported class");
     EXPECT(e, caluna_layer_create_class(e, "", &out), CALUNA_ERR_NOT_SUPPORTED);
     EXPECT(e, caluna_layer_create_class(e, "catransformlayer", &out), CALUNA_ERR_NOT_SUPPORTED);
     EXPECT(e, caluna_layer_create_class(e, "\xff\xfe", &out), CALUNA_ERR_INVALID_ARGUMENT);

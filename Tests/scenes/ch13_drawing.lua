@@ -346,3 +346,24 @@ T.test("13.4(e) pixels outside the dirty rect are preserved from the previous st
   end
   T.eq(stillThere, 0, "pixels left from the old drawing")
 end, { size = {200, 100} })
+
+T.test("a dashed stroke that would draw tens of millions of dashes is an error, not a hang", function()
+  local l = ca.Layer{ frame = {0, 0, 100, 100} }
+  local drew = false
+  l.draw = function(_, ctx)
+    -- 200,000 strokes across the view with half-point dashes: 40 million dashes, which cairo
+    -- would draw one by one (dashes finer than its tolerance it approximates instead).
+    ctx:setLineDash(0, {0.5, 0.5})
+    ctx:moveTo(0, 50)
+    for i = 1, 200000 do ctx:addLineTo((i % 2) * 100, 50) end
+    T.raises(function() ctx:strokePath() end, "would draw about 40000000 dashes")
+    -- The refused stroke consumed its path; a reasonable dash still strokes.
+    ctx:setLineDash(0, {4, 4}):setStrokeColor("red"):setLineWidth(4)
+    ctx:moveTo(0, 50):addLineTo(100, 50):strokePath()
+    drew = true
+  end
+  l:display()
+  T.truthy(drew)
+  ca.root:addSublayer(l)
+  T.pixel(ca.render(), 2, 50, {1, 0, 0, 1}, 2, "the dashed line after the refused one")
+end, { size = {100, 100} })

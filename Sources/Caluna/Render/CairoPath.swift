@@ -24,3 +24,40 @@ extension Path {
                        p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
     }
 }
+
+/// cairo strokes every dash, on screen or not (about 15 ns each): a long
+/// path with short dashes could take minutes, so such a stroke is refused.
+/// One rule for shape layers and draw callbacks.
+enum DashLimit {
+    static let maximumDashesDrawn = 20_000_000.0
+
+    /// `length`: an upper bound of the path's length (its control polygon),
+    /// in the units of `dashes`. `what` names the caller in the error.
+    static func check(_ dashes: [Double], length: Double, _ what: String) throws {
+        guard !dashes.isEmpty else { return }
+        let mean = dashes.reduce(0, +) / Double(dashes.count)
+        let drawn = length / mean
+        guard drawn <= maximumDashesDrawn else {
+            throw CalunaError.invalid("\(what) would draw about \(fmt(drawn.rounded())) dashes along its path (at most \(fmt(maximumDashesDrawn))); lengthen the dashes or shorten the path")
+        }
+    }
+
+    /// The control-polygon length of cairo's current path (user space), at
+    /// least the path's own length.
+    static func currentPathLength(_ cr: OpaquePointer) -> Double {
+        guard let path = cairo_copy_path(cr) else { return 0 }
+        defer { cairo_path_destroy(path) }
+        var length = 0.0, previous: Point? = nil, i = 0
+        let data = path.pointee.data!
+        while i < Int(path.pointee.num_data) {
+            let header = data[i].header
+            for k in 1..<Int(header.length) {
+                let p = Point(data[i + k].point.x, data[i + k].point.y)
+                if header.type != CAIRO_PATH_MOVE_TO, let q = previous { length += q.distance(to: p) }
+                previous = p
+            }
+            i += Int(header.length)
+        }
+        return length
+    }
+}

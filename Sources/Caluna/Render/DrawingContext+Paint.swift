@@ -205,7 +205,18 @@ extension DrawingContext {
         if preserve { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
     }
 
-    private func stroke(_ cr: OpaquePointer) {
+    private func stroke(_ cr: OpaquePointer) throws {
+        let dashCount = Int(cairo_get_dash_count(cr))
+        if dashCount > 0 {
+            var dashes = [Double](repeating: 0, count: dashCount)
+            cairo_get_dash(cr, &dashes, nil)
+            do {
+                try DashLimit.check(dashes, length: DashLimit.currentPathLength(cr), "CGContext: the line dash")
+            } catch {
+                cairo_new_path(cr)   // a stroke consumes the path, even one refused
+                throw error
+            }
+        }
         setSource(cr, state.strokeColor)
         let w = cairo_get_line_width(cr)
         guard w == 0 else { cairo_stroke(cr); return }
@@ -227,7 +238,7 @@ extension DrawingContext {
     /// CGContextStrokePath with the stroke colour and line style.
     public func strokePath() throws {
         let cr = try live("CGContext.strokePath")
-        stroke(cr)
+        try stroke(cr)
     }
 
     /// CGContextDrawPath: "fill", "eoFill", "stroke", "fillStroke" or
@@ -237,9 +248,9 @@ extension DrawingContext {
         switch mode {
         case "fill": fill(cr, evenOdd: false, preserve: false)
         case "eoFill": fill(cr, evenOdd: true, preserve: false)
-        case "stroke": stroke(cr)
-        case "fillStroke": fill(cr, evenOdd: false, preserve: true); stroke(cr)
-        case "eoFillStroke": fill(cr, evenOdd: true, preserve: true); stroke(cr)
+        case "stroke": try stroke(cr)
+        case "fillStroke": fill(cr, evenOdd: false, preserve: true); try stroke(cr)
+        case "eoFillStroke": fill(cr, evenOdd: true, preserve: true); try stroke(cr)
         default:
             throw CalunaError.invalid(
                 "CGContext.drawPath: mode must be \"fill\", \"eoFill\", \"stroke\", \"fillStroke\" or \"eoFillStroke\" (got \"\(mode)\")")
@@ -261,7 +272,7 @@ extension DrawingContext {
         let r = try checked("CGContext.strokeRect", "rect", rect)
         cairo_new_path(cr)
         cairo_rectangle(cr, r.origin.x, r.origin.y, r.size.width, r.size.height)
-        stroke(cr)
+        try stroke(cr)
     }
 
     /// CGContextClearRect: the rect's pixels become transparent (inside the clip).
@@ -295,7 +306,7 @@ extension DrawingContext {
         var p = Path()
         p.addEllipse(in: r)
         p.append(to: cr)
-        stroke(cr)
+        try stroke(cr)
     }
 
     // MARK: clipping

@@ -152,10 +152,6 @@ final class ShapeTrim {
 }
 
 extension ShapeLayerState {
-    /// cairo strokes every dash, on screen or not (about 15 ns each): a
-    /// long path with short dashes could take minutes, so it is refused.
-    static let maximumDashesDrawn = 20_000_000.0
-
     static func checkDashCount(_ dashes: [Double], along path: Path) throws {
         // The control polygon is at least as long as the path.
         var length = 0.0, previous: Point? = nil
@@ -163,11 +159,7 @@ extension ShapeLayerState {
             if let q = previous { length += q.distance(to: p) }
             previous = p
         }
-        let mean = dashes.reduce(0, +) / Double(dashes.count)
-        let drawn = length / mean
-        guard drawn <= maximumDashesDrawn else {
-            throw CalunaError.invalid("render: a CAShapeLayer's lineDashPattern would draw about \(fmt(drawn.rounded())) dashes along its path (at most \(fmt(maximumDashesDrawn))); lengthen the dashes or shorten the path")
-        }
+        try DashLimit.check(dashes, length: length, "render: a CAShapeLayer's lineDashPattern")
     }
 }
 
