@@ -76,3 +76,20 @@ T.test("drawFrame is a PixelBufferLayer's: on any other class it is an error, no
   p.drawFrame = function() end
   T.eq(type(p.drawFrame), "function")
 end)
+
+T.test("a replicator's shadow and offscreen extent cover every instance, not only the first", function()
+  ca.root.backgroundColor = "white"
+  local r = ca.ReplicatorLayer{ frame = {10, 10, 40, 40}, instanceCount = 3,
+                                instanceTransform = ca.Transform3D.translation(50, 0, 0),
+                                shadowOpacity = 1, shadowOffset = {0, 10}, shadowRadius = 0 }
+  r:addSublayer(ca.Layer{ frame = {0, 0, 40, 40}, backgroundColor = "red" })
+  ca.root:addSublayer(r)
+  local img = ca.render()
+  T.pixel(img, 130, 30, {1, 0, 0, 1}, 0, "the third instance is drawn")
+  T.pixel(img, 130, 55, {0, 0, 0, 1}, 0, "and casts its shadow")
+  -- Under perspective the replicator is drawn offscreen, sized by the same extent.
+  local t = ca.Transform3D.rotation(0.3, 0, 1, 0)
+  t.m34 = -1 / 500
+  r.transform = t
+  T.pixel(ca.render(), 130, 30, {1, 0, 0, 1}, 2, "the third instance under a projective transform")
+end, { size = {200, 100} })

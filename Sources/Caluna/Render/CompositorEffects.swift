@@ -164,7 +164,10 @@ extension Compositor {
         if let shape = layer.shapeExtent { r = r.union(shape) }  // drawn outside the bounds (ShapeRendering.swift)
         if !layer.masksToBounds {
             guard depth < 64 else { return nil }
-            if layer.sublayersAreFlat {
+            if layer.kind == .replicatorLayer {   // every instance, not the sublayers once
+                guard let e = replicatedExtent(of: layer) else { return nil }
+                r = r.union(e)
+            } else if layer.sublayersAreFlat {
                 let space = layer.sublayerSpaceAffine
                 for s in layer.sublayers where !s.hidden {
                     guard let m = s.affineToSuperlayer(parentSpace: space), let e = visualExtent(of: s, depth: depth + 1) else { return nil }

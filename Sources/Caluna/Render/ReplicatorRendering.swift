@@ -19,16 +19,10 @@ extension Compositor {
         if r.preservesDepth && !flat {
             throw CalunaError(.notSupported, "CAReplicatorLayer: preservesDepth = true with 3D content (a 3D instanceTransform or sublayer transform) is not supported; set it to false (the instances are then flattened into the replicator)")
         }
-        let b = layer.bounds
-        let toCentre = Transform3D.translation(-b.midX, -b.midY), fromCentre = Transform3D.translation(b.midX, b.midY)
-        let space = layer.sublayerSpaceTransform
         let now = layer.engine?.mediaTime ?? 0
         let animated = r.instanceDelay != 0 && layer.sublayers.contains { Compositor.hasAnimations($0) }
-        var power = Transform3D.identity
         var members: [(ContextLayer, Int)] = []
-        for k in 0..<n {
-            if k > 0 { power = power.concatenating(r.instanceTransform) }
-            let instance = toCentre.concatenating(power).concatenating(fromCentre).concatenating(space)
+        for (k, instance) in layer.replicatorInstanceSpaces.enumerated() {
             var subs = layer.sublayersInDrawingOrder
             if animated && k > 0 {
                 subs = try subs.map { try Compositor.delayedCopy(of: $0, at: now - Double(k) * r.instanceDelay, level: 0) }
@@ -90,6 +84,17 @@ extension Compositor {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, tint.alpha)
         }
+    }
+
+    /// The box every instance's sublayers cover in the replicator's space,
+    /// nil when unbounded or not affine.
+    func replicatedExtent(of layer: Layer) -> Rect? {
+        var box = Rect.zero
+        for space in layer.replicatorInstanceSpaces {
+            guard let m = space.planeProjection.affine, let e = instanceExtent(layer.sublayers, m) else { return nil }
+            box = box.union(e)
+        }
+        return box
     }
 
     /// The box one instance's sublayers cover in the current space, nil when
@@ -156,5 +161,24 @@ extension Compositor {
             c.maskLayer?.maskOwner = c
         }
         return c
+    }
+}
+
+extension Layer {
+    /// Where each instance of a replicator places its sublayers: instance k
+    /// is instanceTransform^k about the bounds centre, then sublayerTransform.
+    var replicatorInstanceSpaces: [Transform3D] {
+        let r = state.specialised.value.replicator
+        let b = bounds
+        let toCentre = Transform3D.translation(-b.midX, -b.midY), fromCentre = Transform3D.translation(b.midX, b.midY)
+        let space = sublayerSpaceTransform
+        var power = Transform3D.identity
+        var spaces: [Transform3D] = []
+        spaces.reserveCapacity(r.count)
+        for k in 0..<r.count {
+            if k > 0 { power = power.concatenating(r.instanceTransform) }
+            spaces.append(toCentre.concatenating(power).concatenating(fromCentre).concatenating(space))
+        }
+        return spaces
     }
 }
