@@ -93,3 +93,19 @@ T.test("a replicator's shadow and offscreen extent cover every instance, not onl
   r.transform = t
   T.pixel(ca.render(), 130, 30, {1, 0, 0, 1}, 2, "the third instance under a projective transform")
 end, { size = {200, 100} })
+
+T.test("a transition on a pixel buffer layer starts from the frame shown when it was added", function()
+  local p = ca.PixelBufferLayer{ frame = {0, 0, 100, 100}, retainedBacking = true }
+  local colour = {1, 0, 0, 1}
+  p.drawFrame = function(_, b) b:fill(colour) end
+  ca.root:addSublayer(p)
+  ca.step(0)
+  ca.render()
+  p:addAnimation(ca.Transition{ timingFunction = "linear" })
+  colour = {0, 0, 1, 1}
+  p:setNeedsDisplay()
+  ca.advance(0.125)
+  T.pixel(ca.render(), 50, 50, {0.5, 0, 0.5, 1}, 2, "half the old red frame, half the new blue one")
+  ca.advance(0.25)
+  T.pixel(ca.render(), 50, 50, {0, 0, 1, 1}, 0)
+end, { size = {100, 100} })

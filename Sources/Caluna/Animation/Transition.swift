@@ -68,6 +68,12 @@ extension Layer {
         let c = Layer(engine: nil, kind: kind)  // a shape or text layer keeps drawing its own content
         c.state = state
         c.transitionFrame = transitionFrame
+        if kind == .pixelBufferLayer, let frame = pixelBufferStore.frame {
+            // The frame shown now, frozen: the copy has no callback to draw one.
+            let store = PixelBufferStore()
+            store.submit(frame)
+            c.kindCache = store
+        }
         c.sublayers = sublayers.map { $0.snapshotTree() }
         for s in c.sublayers { s.superlayer = c }
         c.maskLayer = maskLayer?.snapshotTree()
