@@ -42,6 +42,18 @@ enum DashLimit {
         }
     }
 
+    /// The same for a Path, measured along its control points in order (at
+    /// least as long as the path).
+    static func check(_ dashes: [Double], along path: Path, _ what: String) throws {
+        guard !dashes.isEmpty else { return }
+        var length = 0.0, previous: Point? = nil
+        for p in path.points {
+            if let q = previous { length += q.distance(to: p) }
+            previous = p
+        }
+        try check(dashes, length: length, what)
+    }
+
     /// The control-polygon length of cairo's current path (user space), at
     /// least the path's own length.
     static func currentPathLength(_ cr: OpaquePointer) -> Double {
@@ -59,5 +71,27 @@ enum DashLimit {
             i += Int(header.length)
         }
         return length
+    }
+}
+
+/// Core Animation's and Core Graphics' line caps and joins as cairo's (the
+/// geometry is the same).
+extension LineCap {
+    var cairoValue: cairo_line_cap_t {
+        switch self {
+        case .butt: return CAIRO_LINE_CAP_BUTT
+        case .round: return CAIRO_LINE_CAP_ROUND
+        case .square: return CAIRO_LINE_CAP_SQUARE
+        }
+    }
+}
+
+extension LineJoin {
+    var cairoValue: cairo_line_join_t {
+        switch self {
+        case .miter: return CAIRO_LINE_JOIN_MITER
+        case .round: return CAIRO_LINE_JOIN_ROUND
+        case .bevel: return CAIRO_LINE_JOIN_BEVEL
+        }
     }
 }

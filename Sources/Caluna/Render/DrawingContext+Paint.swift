@@ -51,23 +51,19 @@ extension DrawingContext {
     /// CGContextSetLineCap: "butt" (default), "round" or "square".
     public func setLineCap(_ s: String) throws {
         let cr = try live("CGContext.setLineCap")
-        switch s {
-        case "butt": cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
-        case "round": cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        case "square": cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
-        default: throw CalunaError.invalid("CGContext.setLineCap: cap must be \"butt\", \"round\" or \"square\" (got \"\(s)\")")
+        guard let cap = LineCap(rawValue: s) else {
+            throw CalunaError.invalid("CGContext.setLineCap: cap must be \"butt\", \"round\" or \"square\" (got \"\(s)\")")
         }
+        cairo_set_line_cap(cr, cap.cairoValue)
     }
 
     /// CGContextSetLineJoin: "miter" (default), "round" or "bevel".
     public func setLineJoin(_ s: String) throws {
         let cr = try live("CGContext.setLineJoin")
-        switch s {
-        case "miter": cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
-        case "round": cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        case "bevel": cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
-        default: throw CalunaError.invalid("CGContext.setLineJoin: join must be \"miter\", \"round\" or \"bevel\" (got \"\(s)\")")
+        guard let join = LineJoin(rawValue: s) else {
+            throw CalunaError.invalid("CGContext.setLineJoin: join must be \"miter\", \"round\" or \"bevel\" (got \"\(s)\")")
         }
+        cairo_set_line_join(cr, join.cairoValue)
     }
 
     /// CGContextSetMiterLimit (default 10): miter length over line width

@@ -34,11 +34,11 @@ extension Compositor {
         let start = min(max(s.strokeStart, 0), 1), end = min(max(s.strokeEnd, 0), 1)
         guard start < end else { return }
         cairo_set_line_width(cr, s.lineWidth)
-        cairo_set_line_cap(cr, s.lineCap == .round ? CAIRO_LINE_CAP_ROUND : s.lineCap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
-        cairo_set_line_join(cr, s.lineJoin == .round ? CAIRO_LINE_JOIN_ROUND : s.lineJoin == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+        cairo_set_line_cap(cr, s.lineCap.cairoValue)
+        cairo_set_line_join(cr, s.lineJoin.cairoValue)
         cairo_set_miter_limit(cr, s.miterLimit)
         let dashes = s.lineDashPattern?.lengths ?? []
-        if !dashes.isEmpty { try ShapeLayerState.checkDashCount(dashes, along: path) }
+        try DashLimit.check(dashes, along: path, "render: a CAShapeLayer's lineDashPattern")
         func setDash(_ offset: Double) {
             guard !dashes.isEmpty else { return }
             dashes.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), s.lineDashPhase + offset) }
@@ -151,17 +151,6 @@ final class ShapeTrim {
     }
 }
 
-extension ShapeLayerState {
-    static func checkDashCount(_ dashes: [Double], along path: Path) throws {
-        // The control polygon is at least as long as the path.
-        var length = 0.0, previous: Point? = nil
-        for p in path.points {
-            if let q = previous { length += q.distance(to: p) }
-            previous = p
-        }
-        try DashLimit.check(dashes, length: length, "render: a CAShapeLayer's lineDashPattern")
-    }
-}
 
 extension Layer {
     /// What a shape layer can draw in its own space: the path's control-point
