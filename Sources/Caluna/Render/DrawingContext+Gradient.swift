@@ -50,22 +50,16 @@ extension DrawingContext {
         for (i, c) in colors.enumerated() where !c.isFinite {
             throw CalunaError.invalid("\(api): colour \(i + 1) must be finite")
         }
-        let n = colors.count
-        let locs: [Double]
         if let locations {
-            guard locations.count == n else {
-                throw CalunaError.invalid("\(api): \(locations.count) locations for \(n) colours (need one per colour)")
+            guard locations.count == colors.count else {
+                throw CalunaError.invalid("\(api): \(locations.count) locations for \(colors.count) colours (need one per colour)")
             }
             for (i, l) in locations.enumerated() where !(l >= 0 && l <= 1) {
                 throw CalunaError.invalid("\(api): location \(i + 1) must be in 0…1 (got \(l))")
             }
-            locs = locations
-        } else {
-            locs = n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) }
         }
         // Stable by location, so equal locations keep their order (a hard edge).
-        let stops = zip(locs, colors.map(\.clamped)).enumerated()
-            .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        let stops = GradientStops.ordered(colors, locations).map { ($0.t, $0.color) }
         // One colour (or all at one place): a solid, as Core Graphics paints it.
         return stops.count == 1 ? [(0, stops[0].1), (1, stops[0].1)] : stops
     }

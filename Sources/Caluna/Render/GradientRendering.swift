@@ -42,17 +42,19 @@ struct GradientStops {
     /// Nil when nothing is drawn: no colours, or a locations count that is
     /// not the colours count (the book's "blank gradient").
     init?(_ g: GradientLayerState) {
-        guard let colors = g.colors?.items.map(\.clamped), !colors.isEmpty else { return nil }
-        let n = colors.count
-        let locs: [Double]
-        if let l = g.locations?.items {
-            guard l.count == n else { return nil }
-            locs = l
-        } else {
-            locs = n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) }
-        }
+        guard let colors = g.colors?.items, !colors.isEmpty else { return nil }
+        if let l = g.locations?.items, l.count != colors.count { return nil }
         // Apple asks for increasing locations; others are sorted (stable).
-        stops = zip(locs, colors).enumerated()
+        stops = GradientStops.ordered(colors, g.locations?.items)
+    }
+
+    /// The stops of `colors` (clamped) at `locations` (one per colour; nil:
+    /// evenly spaced from 0 to 1), sorted by location; equal locations keep
+    /// their order. Gradient layers and CGContext gradients share it.
+    static func ordered(_ colors: [Color], _ locations: [Double]?) -> [(t: Double, color: Color)] {
+        let n = colors.count
+        let locs = locations ?? (n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) })
+        return zip(locs, colors.map(\.clamped)).enumerated()
             .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
             .map { (t: $0.element.0, color: $0.element.1) }
     }
