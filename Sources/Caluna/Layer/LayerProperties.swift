@@ -155,16 +155,7 @@ extension LayerProperty {
 
     /// A property holding one of Core Animation's strings (gravity, filters).
     static func choice<T: StringEnumProperty>(_ key: String, _ path: ReferenceWritableKeyPath<Layer, T>) -> LayerProperty {
-        let p = stored(key, path, animatable: false)
-        return LayerProperty(key: key, kind: .string, nullable: false, derived: false, animatable: false,
-                             invalidates: .render, allowsInfinity: false, read: p.read, write: { layer, v in
-            guard case .string(let s) = v, T(rawValue: s) != nil else {
-                let given: String
-                if case .string(let s) = v { given = "\"\(s)\"" } else { given = v.kind.expectation }
-                throw CalunaError(.invalidArgument, "\(key) must be one of \(T.choices) (got \(given))")
-            }
-            try p.write(layer, v)
-        })
+        stored(key, path, animatable: false).restricted(to: T.self)
     }
 
     static func nonNegative(_ key: String, _ v: Double) throws {
