@@ -1,26 +1,35 @@
 #include "CalunaLuaShim.h"
+#include "calu_state.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-typedef struct {
-    size_t used, limit;       /* bytes in use; cap (0 = none) */
-    int in_swift;             /* > 0 while a Swift binding runs: the cap is not enforced */
-    long long budget;         /* VM instructions left (checked every CALU_BUDGET_STEP); < 0 = none */
-} calu_alloc_state;
-#define CALU_BUDGET_STEP 1000
 static void *calu_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
-static calu_alloc_state *calu_state_of(lua_State *L) {
+calu_state *calu_state_of(lua_State *L) {
     void *ud = NULL;
-    return lua_getallocf(L, &ud) == calu_alloc ? (calu_alloc_state *)ud : NULL;
+    return lua_getallocf(L, &ud) == calu_alloc ? (calu_state *)ud : NULL;
 }
 
 static int calu_trampoline(lua_State *L) {
     calu_swift_fn fn = (calu_swift_fn)lua_touserdata(L, lua_upvalueindex(1));
-    calu_alloc_state *st = calu_state_of(L);
-    if (st) st->in_swift++;
+    calu_state *st = calu_state_of(L);
+    /* Saved and restored (not counted up and down): a Lua-level catch point
+     * restores it too, so no exit path leaves the cap switched off. */
+    int saved = st ? st->in_swift : 0;
+    if (st) st->in_swift = saved + 1;
     int n = fn(L);
-    if (st) st->in_swift--;
+    if (st) st->in_swift = saved;
+    /* What a binding made (engine objects, registry references, proxies) is
+     * not refused inside Swift; once back in Lua, a state over its cap fails
+     * the call, so no loop of binding calls can grow past it. */
+    if (n >= 0 && st && saved == 0 && st->limit) {
+        size_t external = st->external ? st->external(st->external_ctx) : 0;
+        if (st->used + external > st->limit) {
+            lua_pushstring(L, "caluna: the sandbox's memory limit is reached");
+            n = CALU_RAISE;
+        }
+    }
     if (n >= 0) return n;
     if (n == CALU_RAISE_AS_IS) return lua_error(L);
     /* Swift has returned: it is now safe to raise. Prefix the caller's
@@ -42,16 +51,31 @@ int calu_registryindex(void) { return LUA_REGISTRYINDEX; }
 int calu_upvalueindex(int i) { return lua_upvalueindex(i); }
 void calu_pop(lua_State *L, int n) { lua_pop(L, n); }
 void calu_newtable(lua_State *L) { lua_newtable(L); }
+
 /* Lua code called from Swift runs under the memory cap again, even when the
- * call comes from inside a binding (a layer callback during ca.step). */
+ * call comes from inside a binding (a layer callback during ca.step). Time
+ * spent in the outermost call counts towards the time limit. A finished
+ * script is not entered at all: the call fails with the stop message. */
 int calu_pcall(lua_State *L, int nargs, int nresults, int msgh) {
-    calu_alloc_state *st = calu_state_of(L);
-    int saved = st ? st->in_swift : 0;
-    if (st) st->in_swift = 0;
+    calu_state *st = calu_state_of(L);
+    if (!st) return lua_pcall(L, nargs, nresults, msgh);
+    if (atomic_load_explicit(&st->stop, memory_order_relaxed)) {
+        lua_pop(L, nargs + 1);
+        lua_pushstring(L, calu_stop_message(atomic_load(&st->stop)));
+        return LUA_ERRRUN;
+    }
+    int saved = st->in_swift;
+    st->in_swift = 0;
+    if (st->depth++ == 0) atomic_store(&st->entered_ns, calu_now_ns());
     int status = lua_pcall(L, nargs, nresults, msgh);
-    if (st) st->in_swift = saved;
+    if (--st->depth == 0) {
+        long long entered = atomic_exchange(&st->entered_ns, 0);
+        atomic_fetch_add(&st->spent_ns, calu_now_ns() - entered);
+    }
+    st->in_swift = saved;
     return status;
 }
+
 const char *calu_tostring(lua_State *L, int idx) { return lua_tostring(L, idx); }
 int calu_isinteger(lua_State *L, int idx) { return lua_isinteger(L, idx); }
 void calu_insert(lua_State *L, int idx) { lua_insert(L, idx); }
@@ -67,65 +91,72 @@ int calu_traceback_handler(lua_State *L) {
 
 /* ---- allocator with an optional cap ---- */
 
+/* Growth is refused past the cap (Lua heap plus the engine's bytes), past the
+ * longest string allowed, and once the script is finished; it is charged to
+ * the budget, so work that allocates (concatenation, string.rep, format …)
+ * pays for the bytes it makes. Inside a Swift binding nothing is refused: a
+ * failure there would raise through Swift frames. */
 static void *calu_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    calu_alloc_state *st = (calu_alloc_state *)ud;
+    calu_state *st = (calu_state *)ud;
+    size_t tag = ptr == NULL ? osize : 0;  /* a new object's Lua type */
     if (ptr == NULL) osize = 0;
     if (nsize == 0) {
         free(ptr);
         st->used -= osize;
         return NULL;
     }
-    if (st->limit && !st->in_swift && nsize > osize && st->used + (nsize - osize) > st->limit)
-        return NULL;
+    if (nsize > osize && !st->in_swift) {
+        size_t grow = nsize - osize;
+        if (atomic_load_explicit(&st->stop, memory_order_relaxed)) return NULL;
+        if (st->limit) {
+            size_t external = st->external ? st->external(st->external_ctx) : 0;
+            if (st->used + external + grow > st->limit || external > st->limit) return NULL;
+        }
+        if (tag == LUA_TSTRING && st->string_limit && nsize > st->string_limit) return NULL;
+        if (st->budget >= 0) {
+            st->budget -= (long long)(grow / CALU_BYTES_PER_UNIT);
+            if (st->budget <= 0) {
+                st->budget = 0;
+                calu_stop(st, CALU_STOP_BUDGET);
+                return NULL;
+            }
+        }
+    }
     void *p = realloc(ptr, nsize);
     if (p) st->used = st->used - osize + nsize;
     return p;
 }
 
 lua_State *calu_newstate(size_t limit) {
-    calu_alloc_state *st = (calu_alloc_state *)calloc(1, sizeof *st);
+    calu_state *st = (calu_state *)calloc(1, sizeof *st);
     if (!st) return NULL;
     st->limit = limit;
     st->budget = -1;
+    /* Outside calu_pcall the state belongs to Swift (pushing callback
+     * arguments, loading chunks): nothing may raise there. */
+    st->in_swift = 1;
     lua_State *L = lua_newstate(calu_alloc, st);
     if (!L) free(st);
     return L;
 }
 
 size_t calu_memory_in_use(lua_State *L) {
-    calu_alloc_state *st = calu_state_of(L);
+    calu_state *st = calu_state_of(L);
     return st ? st->used : (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024;
 }
 
+void calu_set_external_memory(lua_State *L, size_t (*fn)(void *ctx), void *ctx) {
+    calu_state *st = calu_state_of(L);
+    if (!st) return;
+    st->external = fn;
+    st->external_ctx = ctx;
+}
+
 void calu_close(lua_State *L) {
-    calu_alloc_state *st = calu_state_of(L);
+    calu_state *st = calu_state_of(L);
+    if (st) calu_unwatch(st);
     lua_close(L);
     free(st);
-}
-
-/* The budget is shared by every coroutine of the state (they inherit the hook
- * from the thread that creates them), so spawning threads does not reset it. */
-static void calu_budget_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    calu_alloc_state *st = calu_state_of(L);
-    if (!st || st->budget < 0) return;
-    st->budget -= CALU_BUDGET_STEP;
-    if (st->budget <= 0) {
-        st->budget = 0;
-        luaL_error(L, "caluna: instruction budget exhausted");
-    }
-}
-
-void calu_set_instruction_budget(lua_State *L, long long count) {
-    calu_alloc_state *st = calu_state_of(L);
-    if (!st) return;
-    if (count <= 0) {
-        st->budget = -1;
-        lua_sethook(L, NULL, 0, 0);
-        return;
-    }
-    st->budget = count;
-    lua_sethook(L, calu_budget_hook, LUA_MASKCOUNT, CALU_BUDGET_STEP);
 }
 
 /* ---- module entry points for stock lua5.4 (`require "caluna"`) ----
