@@ -369,7 +369,7 @@ private func installListing77(_ e: Engine, _ l: Layer) throws {
     // One object standing for several events: none is queued when one is out of range.
     #expect(errorCode { try e.sendScripted(try EventPayload(json: #"{"type": "tap", "x": 1, "y": 2, "time": 999999999.9, "duration": 1}"#)) } == .invalidArgument)
     #expect(e.input.pendingCount == 0)
-    #expect(errorCode { try e.loadEvents(path: "/nonexistent/events.jsonl") } == .ioError)
+    #expect(errorCode { try e.loadEvents(path: "/nonexistent/events.jsonl", access: .unrestricted) } == .ioError)
     // The queue is bounded.
     for _ in 0..<InputState.maximumQueued { try e.send(.custom("n")) }
     #expect(errorCode { try e.send(.custom("n")) } == .invalidArgument)

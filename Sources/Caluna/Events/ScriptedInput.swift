@@ -259,8 +259,8 @@ extension Engine {
 
     /// Sends the events of a JSON Lines file (`caluna run --events`).
     @discardableResult
-    public func loadEvents(path: String) throws -> Int {
-        let bytes = try Image.readFile(path, what: "events", maximumSize: 64 << 20)
+    public func loadEvents(path: String, access: FileAccess, api: String = "loadEvents") throws -> Int {
+        let bytes = try Image.readFile(path, access: access, api: api, what: "events", maximumSize: 64 << 20)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CalunaError(.ioError, "events file '\(path)' is not UTF-8 text")
         }

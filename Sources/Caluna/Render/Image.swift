@@ -31,9 +31,18 @@ public final class Image {
         }
     }
 
-    /// A transparent bitmap.
-    public init(width: Int, height: Int) throws {
+    /// The pixels' cost in a memory ledger, released when the image is freed.
+    let memoryCharge: MemoryCharge
+
+    /// What a bitmap of w × h pixels is charged: 4 bytes a pixel and the
+    /// surface's bookkeeping.
+    public static func chargedBytes(_ w: Int, _ h: Int) -> Int { w * h * 4 + 256 }
+
+    /// A transparent bitmap, charged to `memory` (by default the thread's
+    /// current ledger, MemoryLedger.swift) before it is allocated.
+    public init(width: Int, height: Int, memory: MemoryLedger? = MemoryLedger.current) throws {
         try Image.checkSize(width, height, "Image")
+        let charge = try MemoryCharge(memory, Image.chargedBytes(width, height), "Image \(width)×\(height)")
         guard let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
               cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
             throw CalunaError(.outOfMemory, "Image: cannot allocate \(width)×\(height) pixels")
@@ -41,6 +50,7 @@ public final class Image {
         surface = s
         self.width = width
         self.height = height
+        memoryCharge = charge
     }
 
     deinit { cairo_surface_destroy(surface) }
@@ -69,22 +79,24 @@ public final class Image {
         }
     }
 
-    /// Writes a PNG with straight alpha (cairo un-premultiplies).
-    public func writePNG(to path: String) throws {
-        cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png(surface, path)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            // cairo says only "error while writing to output stream": ask the OS why.
-            var why = String(cString: cairo_status_to_string(status))
-            if let f = fopen(path, "wb") { fclose(f) } else { why = String(cString: strerror(errno)) }
-            throw CalunaError(.ioError, "cannot write PNG '\(path)': \(why)")
-        }
+    /// Writes a PNG with straight alpha (cairo un-premultiplies), if `access`
+    /// lets `api` write the file.
+    public func writePNG(to path: String, access: FileAccess, api: String = "Image.write") throws {
+        try Image.writeFile(path, try pngData(), what: "PNG", access: access, api: api)
     }
 
-    /// Takes ownership of a decoded ARGB32 image surface (ImageIO.swift makes them).
-    init(adopting s: OpaquePointer) {
+    /// Takes ownership of a decoded ARGB32 image surface (ImageIO.swift makes
+    /// them, after `checkMemory` passed for its size): charged without refusal.
+    init(adopting s: OpaquePointer, memory: MemoryLedger? = MemoryLedger.current) {
         surface = s
         width = Int(cairo_image_surface_get_width(s))
         height = Int(cairo_image_surface_get_height(s))
+        memoryCharge = MemoryCharge(forcing: memory, Image.chargedBytes(width, height))
+    }
+
+    /// Refuses a bitmap of w × h pixels the current ledger cannot take,
+    /// before a decoder allocates it (`init(adopting:)` then charges it).
+    static func checkMemory(_ w: Int, _ h: Int, _ what: String) throws {
+        try MemoryLedger.current?.check(chargedBytes(w, h), what)
     }
 }

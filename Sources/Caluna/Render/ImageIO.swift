@@ -10,14 +10,10 @@ extension Image {
     /// Files larger than this are refused unread (a full-size PNG needs ~512 MiB).
     public static let maximumFileSize = 1 << 30
 
-    /// Reads a PNG or JPEG file (the format comes from its first bytes).
-    public static func load(path: String) throws -> Image {
-        Image(adopting: try loadSurface(path))
-    }
-
-    /// Reads a PNG or JPEG file (kept for older callers: same as `Image.load(path:)`).
-    public convenience init(pngPath path: String) throws {
-        self.init(adopting: try Image.loadSurface(path))
+    /// Reads a PNG or JPEG file (the format comes from its first bytes), if
+    /// `access` lets `api` read it.
+    public static func load(path: String, access: FileAccess, api: String = "Image.load") throws -> Image {
+        Image(adopting: try loadSurface(path, access, api))
     }
 
     /// Decodes a PNG or JPEG file held in memory.
@@ -31,17 +27,20 @@ extension Image {
         Image(adopting: try decodeSurface(bytes, name: name, code: .invalidArgument))
     }
 
-    private static func loadSurface(_ path: String) throws -> OpaquePointer {
-        let bytes = try readFile(path)
+    private static func loadSurface(_ path: String, _ access: FileAccess, _ api: String) throws -> OpaquePointer {
+        let bytes = try readFile(path, access: access, api: api)
         return try bytes.withUnsafeBytes { try decodeSurface($0, name: "image '\(path)'", code: .ioError) }
     }
 
-    /// The whole file, with the OS's reason when it cannot be read.
-    static func readFile(_ path: String, what: String = "image", maximumSize: Int = maximumFileSize) throws -> [UInt8] {
+    /// The whole file, if `access` lets `api` read it, with the OS's reason
+    /// when it cannot be read.
+    static func readFile(_ path: String, access: FileAccess, api: String, what: String = "image",
+                         maximumSize: Int = maximumFileSize) throws -> [UInt8] {
+        let allowed = try access.check(path, .read, api)
         func fail(_ why: String) -> CalunaError { CalunaError(.ioError, "cannot read \(what) '\(path)': \(why)") }
         func reason(_ e: Int32) -> String { e == ENOENT ? "no such file" : String(cString: strerror(e)) }
         // O_NONBLOCK: opening a FIFO must not hang; it is refused below.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(allowed, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw fail(reason(errno)) }
         defer { close(fd) }
         var st = stat()
@@ -51,6 +50,9 @@ extension Image {
         }
         guard let size = Int(exactly: st.st_size), size > 0 else { throw fail("the file is empty") }
         guard size <= maximumSize else { throw fail("the file is larger than \(maximumSize >> 20) MiB") }
+        // The buffer counts against the memory cap while it is read (a sandbox's file can be large).
+        let charge = try MemoryCharge(MemoryLedger.current, size, "reading \(what) '\(path)'")
+        defer { withExtendedLifetime(charge) {} }
         var bytes = [UInt8](repeating: 0, count: size)
         let got = try bytes.withUnsafeMutableBytes { buf -> Int in
             guard let base = buf.baseAddress else { return 0 }
@@ -109,6 +111,7 @@ extension Image {
         func be32(_ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         let w = be32(16), h = be32(20)
         try checkSize(w, h, name)
+        try checkMemory(w, h, name)
         var source = PNGSource(data: data)
         let s = withUnsafeMutablePointer(to: &source) { cairo_image_surface_create_from_png_stream(readPNG, $0) }
         guard let s else { throw CalunaError(.outOfMemory, "\(name): cannot decode the PNG") }
@@ -164,6 +167,7 @@ extension Image {
             throw CalunaError(code, "\(name): truncated or corrupt JPEG data (\(message(err)))")
         }
         try checkSize(Int(w), Int(h), name)
+        try checkMemory(Int(w), Int(h), name)
         let s = try newSurface(Int(w), Int(h), name)
         cairo_surface_flush(s)
         let status = calu_jpeg_decode(base, data.count, cairo_image_surface_get_data(s),
@@ -201,9 +205,10 @@ extension Image {
         return Array(UnsafeBufferPointer(start: out, count: Int(length)))
     }
 
-    /// Writes a JPEG file (see `jpegData(quality:grayscale:)`).
-    public func writeJPEG(to path: String, quality: Int = 90, grayscale: Bool = false) throws {
-        try Image.writeFile(path, try jpegData(quality: quality, grayscale: grayscale), what: "JPEG")
+    /// Writes a JPEG file (see `jpegData(quality:grayscale:)`), if `access` lets `api` write it.
+    public func writeJPEG(to path: String, access: FileAccess, api: String = "Image.writeJPEG",
+                          quality: Int = 90, grayscale: Bool = false) throws {
+        try Image.writeFile(path, try jpegData(quality: quality, grayscale: grayscale), what: "JPEG", access: access, api: api)
     }
 
     /// The bitmap as a PNG file's bytes (straight alpha, as `writePNG`).
@@ -223,12 +228,30 @@ extension Image {
         return CAIRO_STATUS_SUCCESS
     }
 
-    static func writeFile(_ path: String, _ bytes: [UInt8], what: String) throws {
-        func fail() -> CalunaError { CalunaError(.ioError, "cannot write \(what) '\(path)': \(String(cString: strerror(errno)))") }
-        guard let f = fopen(path, "wb") else { throw fail() }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-        guard written == bytes.count else { fclose(f); throw fail() }
-        guard fclose(f) == 0 else { throw fail() }
+    /// Creates or replaces a regular file, if `access` lets `api` write it
+    /// (a FIFO or device is refused, never opened for blocking writes).
+    static func writeFile(_ path: String, _ bytes: [UInt8], what: String, access: FileAccess, api: String) throws {
+        let allowed = try access.check(path, .write, api)
+        func fail(_ why: String = String(cString: strerror(errno))) -> CalunaError {
+            CalunaError(.ioError, "cannot write \(what) '\(path)': \(why)")
+        }
+        let fd = open(allowed, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard fd >= 0 else { throw fail() }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw fail() }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw fail("not a regular file") }
+        guard ftruncate(fd, 0) == 0 else { throw fail() }
+        try bytes.withUnsafeBytes { buf in
+            guard let base = buf.baseAddress else { return }
+            var done = 0
+            while done < buf.count {
+                let n = write(fd, base + done, buf.count - done)
+                if n < 0, errno == EINTR || errno == EAGAIN { continue }
+                guard n > 0 else { throw fail() }
+                done += n
+            }
+        }
     }
 
     // MARK: caller pixels
