@@ -65,10 +65,20 @@ public final class Engine {
 
     public static let defaultSize = Size(320, 480)
 
-    public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
+    /// What this engine makes on a script's behalf (bitmaps, layers,
+    /// animations, paths, text layouts, physics objects), against one cap
+    /// (MemoryLedger.swift). Unlimited unless its `limit` is set.
+    public let memory: MemoryLedger
+
+    /// `memory`: the ledger to charge (a Session passes the same one to each
+    /// engine it makes); by default a fresh one without a limit.
+    public init(size: Size = Engine.defaultSize, scale: Double = 1, memory: MemoryLedger = MemoryLedger()) throws {
         try Engine.checkOutput(size: size, scale: scale)
         self.size = size
         self.scale = scale
+        self.memory = memory
+        // The root is charged without refusal: a session's reset must work
+        // while the old engine's memory is still counted.
         let r = Layer(engine: self)
         r.name = "root"
         r.frame = Rect(origin: .zero, size: size)
@@ -103,8 +113,16 @@ public final class Engine {
         withoutActions { root.frame = Rect(origin: .zero, size: s) }
     }
 
-    /// A new layer of this engine.
+    /// A new layer of this engine, charged to `memory` without refusal
+    /// (trusted callers); scripts' layers come from `createLayer`.
     public func makeLayer(kind: LayerKind = .layer) -> Layer { Layer(engine: self, kind: kind) }
+
+    /// A new layer of this engine, refused with `.outOfMemory` when its
+    /// `Layer.estimatedBytes` would pass the memory limit.
+    public func createLayer(kind: LayerKind = .layer) throws -> Layer {
+        try memory.check(Layer.estimatedBytes, "\(kind.className)")
+        return Layer(engine: self, kind: kind)
+    }
 
     /// CACurrentMediaTime: seconds since the engine started, virtual.
     public var mediaTime: Double { clock.seconds }
@@ -115,7 +133,7 @@ public final class Engine {
         try checkPhysicsUnlocked("step")
         var c = clock
         try c.step(dt)
-        try runFrame(to: c.ticks)
+        try memory.withCurrent { try runFrame(to: c.ticks) }
     }
 
     /// Advances to absolute time `t` (never backwards) and runs the frame.
@@ -124,7 +142,7 @@ public final class Engine {
         try checkPhysicsUnlocked("advance")
         var c = clock
         try c.advance(to: t)
-        try runFrame(to: c.ticks)
+        try memory.withCurrent { try runFrame(to: c.ticks) }
     }
 
     func moveClock(toTick t: Int64) { clock.move(toTick: t) }
@@ -133,9 +151,13 @@ public final class Engine {
     /// into a new bitmap of `pixelSize`. Areas no layer covers are transparent.
     public func render() throws -> Image {
         try checkNotInFrame("render")
+        return try memory.withCurrent { try renderFrame() }
+    }
+
+    private func renderFrame() throws -> Image {
         try flush()
         let (w, h) = pixelSize
-        let target = try Image(width: w, height: h)
+        let target = try Image(width: w, height: h, memory: memory)
         var compositor = Compositor(target: target, scale: scale)
         defer { compositor.finish() }
         compositor.stats = pendingStats

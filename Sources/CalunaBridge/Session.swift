@@ -5,15 +5,24 @@ import Caluna
 public final class Session {
     public private(set) var engine: Engine
     public private(set) var handles = HandleTable()
+    /// The memory cap for everything the session's engines make (the C ABI
+    /// and the Lua binding set its `limit` and `external`); every engine the
+    /// session makes, after a `reset` too, charges this one ledger.
+    public let memory: MemoryLedger
+    /// The gate every call naming a file goes through (FileAccess.swift):
+    /// unrestricted unless a sandbox narrows it; kept across `reset`.
+    public var fileAccess: FileAccess = .unrestricted
 
     public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
-        engine = try Engine(size: size, scale: scale)
+        let m = MemoryLedger()
+        memory = m
+        engine = try Engine(size: size, scale: scale, memory: m)
     }
 
     /// Replaces the engine with a fresh one (the test runner does this between
     /// tests). Ids of the old engine become foreign.
     public func reset(size: Size, scale: Double) throws {
-        let e = try Engine(size: size, scale: scale)
+        let e = try Engine(size: size, scale: scale, memory: memory)
         engine = e
         handles = HandleTable()
     }

@@ -25,6 +25,8 @@ public class Animation {
     // Resolved when attached (the frozen copy only).
     /// The iteration length actually used (duration 0 → default).
     var resolvedDuration = MediaTiming.defaultDuration
+    /// The attached copy's cost in its engine's ledger (AnimationMemory.swift).
+    var memoryCharge: MemoryCharge? = nil
 
     public init() {}
 

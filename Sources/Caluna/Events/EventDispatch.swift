@@ -9,6 +9,8 @@ public final class EventHandler {
     /// the handler's function here).
     public var tag: Int64 = 0
     let body: (InputEvent) throws -> Bool
+    /// Its share of the current engine's memory (counted, not refused).
+    let memoryCharge = MemoryCharge(forcing: MemoryLedger.current, 512)
 
     init(name: String, layer: Layer?, body: @escaping (InputEvent) throws -> Bool) {
         self.name = name

@@ -5,6 +5,8 @@ public final class InputState {
         let tick: Int64
         let sequence: Int
         let event: InputEvent
+        /// The waiting event's share of the current engine's memory (its payload's size).
+        let memoryCharge: MemoryCharge
     }
     /// Sorted by (tick, sequence): time order, then the order they were sent.
     var queue: [Queued] = []
@@ -56,7 +58,8 @@ extension Engine {
     func enqueue(_ event: InputEvent, at tick: Int64) {
         var e = event
         e.time = Clock.seconds(ticks: tick)
-        let q = InputState.Queued(tick: tick, sequence: input.nextSequence, event: e)
+        let q = InputState.Queued(tick: tick, sequence: input.nextSequence, event: e,
+                                  memoryCharge: MemoryCharge(forcing: MemoryLedger.current, 256 + e.payload.estimatedBytes))
         input.nextSequence += 1
         // Binary search for the first entry after (tick, sequence).
         var lo = 0, hi = input.queue.count

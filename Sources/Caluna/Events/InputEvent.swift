@@ -156,6 +156,16 @@ public struct InputEvent {
 
 /// A custom event's data: the values JSON and Lua tables share.
 public indirect enum EventPayload: Equatable, Sendable {
+    /// Roughly the bytes it holds (what the memory cap counts while it waits).
+    var estimatedBytes: Int {
+        switch self {
+        case .null, .bool, .number: return 16
+        case .string(let s): return 32 + s.utf8.count
+        case .array(let items): return items.reduce(32) { $0 &+ $1.estimatedBytes }
+        case .object(let fields): return fields.reduce(32) { $0 &+ 32 &+ $1.0.utf8.count &+ $1.1.estimatedBytes }
+        }
+    }
+
     case null
     case bool(Bool)
     case number(Double)

@@ -12,6 +12,11 @@ public struct Path: Hashable, Sendable {
     public var elements: [Element] = []
     public init(_ elements: [Element] = []) { self.elements = elements }
 
+    /// Bytes one element takes in `elements`.
+    public static let elementBytes = MemoryLayout<Element>.stride
+    /// Bytes the elements take (memory estimates).
+    public var storageBytes: Int { elements.count * Path.elementBytes }
+
     public mutating func move(to p: Point) { elements.append(.move(p)) }
     public mutating func line(to p: Point) { elements.append(.line(p)) }
     public mutating func close() { elements.append(.close) }

@@ -132,6 +132,22 @@ public struct PathSegment: Equatable, Sendable {
         return PathSegment(points: Array(tail))
     }
 
+    /// The bytes `pieces(of:)` makes for `path` (a curve keeps its measured
+    /// arc lengths): what callers charge before measuring a path.
+    public static func estimatedBytes(of path: Path) -> Int {
+        let line = 2 * MemoryLayout<Point>.stride + 96
+        let curve = 4 * MemoryLayout<Point>.stride + (lengthSamples + 1) * MemoryLayout<Double>.stride + 128
+        var n = 0
+        for e in path.elements {
+            switch e {
+            case .move: break
+            case .line, .close: n += line
+            case .quad, .cubic: n += curve
+            }
+        }
+        return n
+    }
+
     /// Samples used for arc length: plenty for any curve a layer follows.
     static let lengthSamples = 256
 

@@ -189,10 +189,33 @@ public final class Layer {
     /// (EventDispatch.swift).
     var eventHandlers: [EventHandler] = []
 
-    public init(engine: Engine?, kind: LayerKind = .layer) {
+    /// What the layer costs its engine's memory ledger while it lives.
+    let memoryCharge: MemoryCharge?
+
+    /// A layer of `engine` (charged `estimatedBytes` to its ledger without
+    /// refusal: `Engine.createLayer` checks the limit first), or of none.
+    public convenience init(engine: Engine?, kind: LayerKind = .layer) {
+        self.init(engine: engine, kind: kind, charged: true)
+    }
+
+    /// `charged: false` for copies whose cost the model layer's estimate
+    /// covers (presentation copies) or that live only during one render.
+    init(engine: Engine?, kind: LayerKind, charged: Bool) {
         self.engine = engine
         self.kind = kind
+        memoryCharge = charged ? engine.map { MemoryCharge(forcing: $0.memory, Layer.estimatedBytes) } : nil
     }
+
+    /// Runs `body` with the engine's ledger current (MemoryLedger.swift), so
+    /// what it makes for this layer is charged; without an engine, as is.
+    func withEngineMemory<R>(_ body: () throws -> R) rethrows -> R {
+        guard let engine else { return try body() }
+        return try engine.memory.withCurrent(body)
+    }
+
+    /// The bytes a layer is charged: the model layer, its committed state
+    /// and its presentation copy (each a `LayerState` and bookkeeping).
+    public static let estimatedBytes = 4 * MemoryLayout<LayerState>.stride + 2048
 
     /// A layer outside any engine: only for reading defaults and for tests.
     public convenience init() { self.init(engine: nil) }

@@ -51,6 +51,8 @@ extension Layer {
         // kept under "transition" (kCATransition; spec R-X2, fact 8-44).
         let key = animation is Transition ? ActionKey.transition : key
         let copy = animation.copy()
+        // Charged before validation builds the keyframe track.
+        copy.memoryCharge = try MemoryCharge(engine?.memory, copy.estimatedBytes(on: self), "addAnimation (\(copy.className))")
         try copy.validate(for: self)
         let transaction = engine?.transaction
         if copy.timingFunction == nil, let f = transaction?.animationTimingFunction { copy.timingFunction = f }

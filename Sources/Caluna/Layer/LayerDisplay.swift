@@ -52,6 +52,10 @@ extension Layer {
     }
 
     private func display(dirty: Rect?) throws {
+        try withEngineMemory { try draw(dirty: dirty) }
+    }
+
+    private func draw(dirty: Rect?) throws {
         try checkModel("display")
         guard !isDisplaying else {
             throw CalunaError.invalid("display: the layer is already displaying (a draw callback cannot display its own layer)")

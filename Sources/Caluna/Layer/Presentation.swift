@@ -15,7 +15,7 @@ extension Layer {
     @discardableResult
     func ensurePresentation() -> Layer {
         if let p = presentationLayer { return p }
-        let p = Layer(engine: engine, kind: kind)
+        let p = Layer(engine: engine, kind: kind, charged: false)  // the model layer's charge covers it
         p.modelLayerReference = self
         committedState = state
         p.state = state

@@ -50,12 +50,22 @@ public final class PhysicsBody {
         didSet { cpBodySetPositionUpdateFunc(handle, positionUpdate == nil ? cpBodyUpdatePosition : positionTrampoline) }
     }
 
-    public init(kind: Kind = .dynamic, mass: Double? = nil, moment: Double? = nil) throws {
+    /// Chipmunk's body and this object, as charged to a memory ledger.
+    public static let estimatedBytes = 1024
+    /// The body's cost (nil for a world's static body: the world's covers it);
+    /// its shapes and constraints charge the same ledger.
+    let memoryCharge: MemoryCharge?
+
+    /// A body charged `estimatedBytes` to `memory` (by default the thread's
+    /// current ledger, MemoryLedger.swift), refused past its limit.
+    public init(kind: Kind = .dynamic, mass: Double? = nil, moment: Double? = nil,
+                memory: MemoryLedger? = MemoryLedger.current) throws {
         if kind != .dynamic, mass != nil || moment != nil {
             throw CalunaError.invalid("a \(kind.rawValue) body has no mass or moment (only dynamic bodies do)")
         }
         let m = try mass.map { try PhysicsBody.checkMass($0) } ?? 0
         let i = try moment.map { try PhysicsBody.checkMoment($0) } ?? 0
+        memoryCharge = try MemoryCharge(memory, PhysicsBody.estimatedBytes, "a physics body")
         switch kind {
         case .dynamic: handle = cpBodyNew(m, i)
         case .kinematic: handle = cpBodyNewKinematic()
@@ -73,11 +83,15 @@ public final class PhysicsBody {
     init(staticBodyOf world: PhysicsWorld) {
         handle = cpBodyNewStatic()
         cpSpaceAddBody(world.space, handle)
+        memoryCharge = nil
         isStaticBodyOfWorld = true
         self.world = world
         serial = PhysicsBody.takeSerial()
         cpBodySetUserData(handle, Unmanaged.passUnretained(self).toOpaque())
     }
+
+    /// The ledger the body's shapes and constraints charge.
+    var ledger: MemoryLedger? { memoryCharge?.ledger ?? world?.memoryCharge.ledger }
 
     // Engines may run on several threads: serials come from an atomic.
     private static func takeSerial() -> Int { nextSerial.add(1, ordering: .relaxed).newValue }

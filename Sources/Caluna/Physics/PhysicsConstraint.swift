@@ -14,6 +14,8 @@ public final class PhysicsConstraint {
     public let bodyB: PhysicsBody
     public internal(set) weak var world: PhysicsWorld?
     public var userData: AnyObject?
+    /// The constraint's cost, on its first body's ledger.
+    let memoryCharge: MemoryCharge
 
     /// Makes a constraint of `kind` from its parameters (the kind's
     /// properties, plus `pivot` for a pivot joint given in world coordinates).
@@ -28,6 +30,7 @@ public final class PhysicsConstraint {
             throw CalunaError(.unknownKey, "a \(kind.rawValue) constraint has no parameter '\(key)'")
         }
         let p = Parameters(values: parameters, kind: kind)
+        memoryCharge = try MemoryCharge(a.ledger ?? b.ledger, PhysicsBody.estimatedBytes, "a \(kind.rawValue) constraint")
         let A = a.handle, B = b.handle
         switch kind {
         case .pin:

@@ -109,8 +109,13 @@ public final class PhysicsShape {
     public let serial: Int
     private static let nextSerial = Atomic<Int>(0)
 
+    /// The shape's cost, on its body's ledger (the world's for a static body).
+    let memoryCharge: MemoryCharge
+
     init(body: PhysicsBody, geometry: Geometry) throws {
         let g = try geometry.validated()
+        memoryCharge = try MemoryCharge(body.ledger, PhysicsBody.estimatedBytes + g.corners.count * 2 * MemoryLayout<Point>.stride,
+                                        "a physics shape")
         switch g {
         case .circle(let r, let o): handle = cpCircleShapeNew(body.handle, r, cpv(o.x, o.y))
         case .segment(let a, let b, let r): handle = cpSegmentShapeNew(body.handle, cpv(a.x, a.y), cpv(b.x, b.y), r)

@@ -63,7 +63,7 @@ extension Compositor {
     // MARK: shadows
 
     /// A shadowPath's shadow (non-zero fill, no offscreen pass of the content).
-    mutating func drawShadow(of path: Path, layer: Layer, alpha: Double) {
+    mutating func drawShadow(of path: Path, layer: Layer, alpha: Double) throws {
         cairo_save(cr)
         cairo_new_path(cr)
         path.append(to: cr)
@@ -72,7 +72,7 @@ extension Compositor {
         let user = Rect(x0, y0, x1 - x0, y1 - y0)
         cairo_new_path(cr)
         cairo_restore(cr)
-        paintShadow(layer: layer, extent: user, alpha: alpha) { scr in
+        try paintShadow(layer: layer, extent: user, alpha: alpha) { scr in
             cairo_set_fill_rule(scr, CAIRO_FILL_RULE_WINDING)
             path.append(to: scr)
             cairo_fill(scr)
@@ -80,9 +80,9 @@ extension Compositor {
     }
 
     /// The shadow of an offscreen group (its alpha is the silhouette).
-    mutating func drawShadow(of content: OpaquePointer, layer: Layer) {
+    mutating func drawShadow(of content: OpaquePointer, layer: Layer) throws {
         guard let e = visualExtent(of: layer) ?? clipInUserSpace() else { return }
-        paintShadow(layer: layer, extent: e, alpha: 1) { scr in
+        try paintShadow(layer: layer, extent: e, alpha: 1) { scr in
             cairo_set_source(scr, content)
             cairo_paint(scr)
         }
@@ -91,7 +91,7 @@ extension Compositor {
     /// Draws a silhouette (in the layer's space) into an A8 buffer in device
     /// pixels with room for the blur, blurs it, and paints the shadow colour
     /// through it, offset by shadowOffset (in the layer's space, D18).
-    private mutating func paintShadow(layer: Layer, extent: Rect, alpha: Double, silhouette: (OpaquePointer) -> Void) {
+    private mutating func paintShadow(layer: Layer, extent: Rect, alpha: Double, silhouette: (OpaquePointer) -> Void) throws {
         guard let color = layer.shadowColor?.clamped else { return }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
@@ -109,6 +109,9 @@ extension Compositor {
         let ox = area.minX.rounded(.down), oy = area.minY.rounded(.down)
         let w = Int((area.maxX - ox).rounded(.up)) + 2 * margin, h = Int((area.maxY - oy).rounded(.up)) + 2 * margin
         guard w > 0, h > 0, w <= Image.maximumSide * 2, h <= Image.maximumSide * 2, w * h <= Image.maximumPixels else { return }
+        // The A8 silhouette and the blur's row pass (GaussianBlur), for this call only.
+        let scratch = try MemoryCharge(memory, 2 * w * h + 8 * w + 256, "render: a shadow of \(w)×\(h) pixels")
+        defer { withExtendedLifetime(scratch) {} }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return }
         defer { cairo_surface_destroy(surface) }

@@ -6,17 +6,14 @@ import CCairo
 extension Compositor {
     mutating func drawTransition(_ frame: TransitionFrame, over layer: Layer, alpha: Double) throws {
         let t = frame.transition, p = frame.progress
-        cairo_push_group(cr)
+        try pushGroup()
         if let old = t.snapshot { try drawContent(old, alpha: 1) }
-        let oldPattern = cairo_pop_group(cr)
-        cairo_push_group(cr)
+        let oldPattern = popGroup()
+        defer { endGroup(oldPattern) }
+        try pushGroup()
         try drawContent(layer, alpha: 1)
-        let newPattern = cairo_pop_group(cr)
-        stats.offscreenPasses += 2
-        defer {
-            cairo_pattern_destroy(oldPattern)
-            cairo_pattern_destroy(newPattern)
-        }
+        let newPattern = popGroup()
+        defer { endGroup(newPattern) }
         // The distance a slide covers, in the direction content moves.
         let b = layer.bounds
         let (ux, uy): (Double, Double)
@@ -31,14 +28,13 @@ extension Compositor {
         switch t.type {
         case .fade:
             // old × (1 − p) + new × p, added: an opaque pair stays opaque.
-            cairo_push_group(cr)
+            try pushGroup()
             paint(oldPattern, 0, 0, 1 - p)
             cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
             paint(newPattern, 0, 0, p)
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-            cairo_pop_group_to_source(cr)
+            popGroupToSource()
             cairo_paint_with_alpha(cr, alpha)
-            stats.offscreenPasses += 1
         case .push:
             paint(oldPattern, outX, outY, alpha)
             paint(newPattern, inX, inY, alpha)

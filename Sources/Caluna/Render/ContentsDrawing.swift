@@ -21,12 +21,12 @@ extension Compositor {
         layer.contents.flatMap { Compositor.contentsGeometry(layer, $0)?.dest }
     }
 
-    mutating func drawContents(_ layer: Layer, alpha: Double) {
-        if let img = layer.contents { drawContents(img, of: layer, alpha: alpha) }
+    mutating func drawContents(_ layer: Layer, alpha: Double) throws {
+        if let img = layer.contents { try drawContents(img, of: layer, alpha: alpha) }
     }
 
     /// `img` drawn as the layer's contents (a pixel buffer layer's frame too).
-    mutating func drawContents(_ img: Image, of layer: Layer, alpha: Double) {
+    mutating func drawContents(_ img: Image, of layer: Layer, alpha: Double) throws {
         guard alpha > 0, let (source, dest) = Compositor.contentsGeometry(layer, img) else { return }
         stats.layersDrawn += 1
         cairo_save(cr)
@@ -43,7 +43,7 @@ extension Compositor {
         // Patches meet exactly on pixel centres without antialiasing (no
         // seams); the clip above keeps the outer edges smooth.
         if patches.count > 1 { cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE) }
-        for (s, d) in patches { drawPatch(img, layer: layer, source: s, dest: d, alpha: alpha) }
+        for (s, d) in patches { try drawPatch(img, layer: layer, source: s, dest: d, alpha: alpha) }
     }
 
     /// contentsCenter's nine patches: the corners keep their natural size
@@ -79,7 +79,7 @@ extension Compositor {
 
     /// Maps `source` (image pixels) onto `dest` (points), edge pixels
     /// extended, sampled with the layer's filter for this scale.
-    mutating func drawPatch(_ img: Image, layer: Layer, source: Rect, dest: Rect, alpha: Double) {
+    mutating func drawPatch(_ img: Image, layer: Layer, source: Rect, dest: Rect, alpha: Double) throws {
         let sx = source.width / dest.width, sy = source.height / dest.height
         // Device pixels per image pixel decides magnification vs minification.
         var m = cairo_matrix_t()
@@ -87,7 +87,7 @@ extension Compositor {
         let devicePerPixel = sqrt(abs(m.xx * m.yy - m.xy * m.yx) / (sx * sy))
         let filter = devicePerPixel > 1.0 + 1e-9 ? layer.magnificationFilter : layer.minificationFilter
         if filter == .trilinear, devicePerPixel < 1 - 1e-9 {
-            return drawTrilinear(img, layer: layer, source: source, dest: dest, alpha: alpha, devicePerPixel: devicePerPixel)
+            return try drawTrilinear(img, layer: layer, source: source, dest: dest, alpha: alpha, devicePerPixel: devicePerPixel)
         }
         paint(img, scale: 1, source: source, dest: dest, filter: filter == .nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR,
               alpha: alpha)
@@ -121,9 +121,9 @@ extension Compositor {
 
     /// Trilinear minification: the two mip levels around the scale, each
     /// sampled bilinearly, blended by where the scale falls between them.
-    mutating func drawTrilinear(_ img: Image, layer: Layer, source: Rect, dest: Rect, alpha: Double, devicePerPixel: Double) {
+    mutating func drawTrilinear(_ img: Image, layer: Layer, source: Rect, dest: Rect, alpha: Double, devicePerPixel: Double) throws {
         let level = max(0, log2(1 / devicePerPixel) + layer.minificationFilterBias)
-        let chain = img.mipmaps()
+        let chain = try img.mipmaps()
         let lo = min(Int(level.rounded(.down)), chain.count - 1), hi = min(lo + 1, chain.count - 1)
         let f = lo == hi ? 0 : level - Double(lo)
         func draw(_ i: Int, _ a: Double, _ op: cairo_operator_t) {
@@ -132,23 +132,24 @@ extension Compositor {
                   alpha: a, op: op)
         }
         if f <= 0 { return draw(lo, alpha, CAIRO_OPERATOR_OVER) }
-        pushGroup()
+        try pushGroup()
         draw(lo, 1, CAIRO_OPERATOR_OVER)
         draw(hi, f, CAIRO_OPERATOR_SOURCE)   // SOURCE through an alpha is a lerp
-        cairo_pop_group_to_source(cr)
+        popGroupToSource()
         cairo_paint_with_alpha(cr, alpha)
     }
 }
 
 extension Image {
     /// Level 0 (the image) and its halvings down to 1×1: each level is the
-    /// 2×2 box average of the one above (spec D21), built once.
-    func mipmaps() -> [Image] {
+    /// 2×2 box average of the one above (spec D21), built once. The levels
+    /// are charged to the current ledger: a refusal is thrown.
+    func mipmaps() throws -> [Image] {
         if let c = mipmapChain { return [self] + c }
         var chain = [self]
         while let last = chain.last, last.width > 1 || last.height > 1, chain.count < 32 {
             let w = max(1, (last.width + 1) / 2), h = max(1, (last.height + 1) / 2)
-            guard let next = try? Image(width: w, height: h) else { break }
+            let next = try Image(width: w, height: h)
             let cr = cairo_create(next.surface)!
             cairo_scale(cr, Double(w) / Double(last.width), Double(h) / Double(last.height))
             cairo_set_source_surface(cr, last.surface, 0, 0)

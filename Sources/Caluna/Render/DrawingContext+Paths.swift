@@ -67,6 +67,20 @@ extension DrawingContext {
 
     // MARK: the current path
 
+    /// Bytes cairo keeps per path element (an op and up to three points).
+    static let pathElementBytes = 32
+
+    /// Charges `n` more elements of the current path before cairo stores
+    /// them (refused past the memory limit). A path without a current point
+    /// is empty (filled, stroked or begun again), so the count restarts;
+    /// the charge moves in 4 KiB steps.
+    func growPath(_ cr: OpaquePointer, _ api: String, _ n: Int) throws {
+        let count = (cairo_has_current_point(cr) == 0 ? 0 : pathElements) + n
+        let bytes = (count * DrawingContext.pathElementBytes + 4095) & ~4095
+        if bytes != pathCharge.bytes { try pathCharge.resize(to: bytes, "\(api): the drawing context's path") }
+        pathElements = count
+    }
+
     /// CGContextBeginPath: discards the current path.
     public func beginPath() throws {
         let cr = try live("CGContext.beginPath")
@@ -77,6 +91,7 @@ extension DrawingContext {
     public func move(to p: Point) throws {
         let cr = try live("CGContext.moveTo")
         let p = try checked("CGContext.moveTo", "point", p)
+        try growPath(cr, "CGContext.moveTo", 1)
         cairo_move_to(cr, p.x, p.y)
     }
 
@@ -85,6 +100,7 @@ extension DrawingContext {
         let cr = try live("CGContext.addLineTo")
         let p = try checked("CGContext.addLineTo", "point", p)
         try requireCurrentPoint(cr, "CGContext.addLineTo")
+        try growPath(cr, "CGContext.addLineTo", 1)
         cairo_line_to(cr, p.x, p.y)
     }
 
@@ -94,6 +110,7 @@ extension DrawingContext {
         let api = "CGContext.addCurveTo"
         let p = try checked(api, "point", p), c1 = try checked(api, "control1", c1), c2 = try checked(api, "control2", c2)
         try requireCurrentPoint(cr, api)
+        try growPath(cr, api, 2)
         cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
     }
 
@@ -103,6 +120,7 @@ extension DrawingContext {
         let api = "CGContext.addQuadCurveTo"
         let p = try checked(api, "point", p), c = try checked(api, "control", c)
         try requireCurrentPoint(cr, api)
+        try growPath(cr, api, 2)
         Path.appendQuad(cr, control: c, end: p)
     }
 
@@ -118,6 +136,7 @@ extension DrawingContext {
         guard r >= 0 else { throw CalunaError.invalid("\(api): radius must be ≥ 0 (got \(r))") }
         let a0 = try angle(api, "startAngle", startAngle)
         var a1 = try angle(api, "endAngle", endAngle)
+        try growPath(cr, api, 16)  // cairo splits an arc into a few cubics
         if clockwise {
             if a1 - a0 > 2 * Double.pi { a1 = a0 + 2 * Double.pi }
             cairo_arc(cr, c.x, c.y, r, a0, a1)
@@ -131,6 +150,7 @@ extension DrawingContext {
     public func addRect(_ rect: Rect) throws {
         let cr = try live("CGContext.addRect")
         let r = try checked("CGContext.addRect", "rect", rect)
+        try growPath(cr, "CGContext.addRect", 5)
         cairo_rectangle(cr, r.origin.x, r.origin.y, r.size.width, r.size.height)
     }
 
@@ -138,6 +158,7 @@ extension DrawingContext {
     public func addEllipse(in rect: Rect) throws {
         let cr = try live("CGContext.addEllipseInRect")
         let r = try checked("CGContext.addEllipseInRect", "rect", rect)
+        try growPath(cr, "CGContext.addEllipseInRect", 10)
         var p = Path()
         p.addEllipse(in: r)
         p.append(to: cr)
@@ -151,6 +172,7 @@ extension DrawingContext {
         let r = try checked(api, "rect", rect).standardized
         let radius = try coordinate(api, "cornerRadius", cornerRadius)
         guard radius >= 0 else { throw CalunaError.invalid("\(api): cornerRadius must be ≥ 0 (got \(radius))") }
+        try growPath(cr, api, 4 * 16 + 2)
         let k = min(radius, r.width / 2, r.height / 2)
         guard k > 0 else {
             cairo_rectangle(cr, r.origin.x, r.origin.y, r.size.width, r.size.height)
@@ -189,6 +211,7 @@ extension DrawingContext {
                 throw CalunaError.invalid("\(api): \(what) has no current point; start the path with moveTo")
             }
         }
+        try growPath(cr, api, 2 * path.elements.count)
         path.append(to: cr)
     }
 
@@ -196,6 +219,7 @@ extension DrawingContext {
     public func closePath() throws {
         let cr = try live("CGContext.closePath")
         try requireCurrentPoint(cr, "CGContext.closePath")
+        try growPath(cr, "CGContext.closePath", 2)
         cairo_close_path(cr)
     }
 

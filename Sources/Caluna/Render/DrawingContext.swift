@@ -22,6 +22,10 @@ public final class DrawingContext {
     var savedStates: [DrawingState] = []
     /// Points → pixels at the start: currentTransform is relative to it.
     var baseMatrix = cairo_matrix_t()
+    /// The current path's elements (since it was last empty) and their
+    /// charge on the ledger current when the context was made (growPath).
+    var pathElements = 0
+    let pathCharge = MemoryCharge(forcing: MemoryLedger.current, 0)
 
     /// A context over `image`, mapping points to pixels by `scale` with
     /// `origin` (bounds.origin) at the top-left pixel, clipped to `clip`.
@@ -46,6 +50,7 @@ public final class DrawingContext {
     public func invalidate() {
         if let cr = cairo { cairo_destroy(cr) }
         cairo = nil
+        pathCharge.force(to: 0)   // the path went with cairo's context
     }
 
     public var isValid: Bool { cairo != nil }

@@ -29,7 +29,7 @@ extension Compositor {
             guard let img = cell.contents, a > 0, p.scale > 0 else { continue }
             let r = cell.contentsRect, W = Double(img.width), H = Double(img.height)
             let sx = r.origin.x * W, sy = r.origin.y * H, sw = r.size.width * W, sh = r.size.height * H
-            guard sw > 0, sh > 0, let sprite = cache.sprite(img, tint: p.color) else { continue }
+            guard sw > 0, sh > 0, let sprite = try cache.sprite(img, tint: p.color) else { continue }
             let k = p.scale / cell.contentsScale   // points per image pixel
             cairo_set_matrix(cr, &base)
             cairo_translate(cr, p.position.x, p.position.y)
@@ -64,14 +64,15 @@ final class EmitterSpriteCache {
         let version: Int
         let rgb: UInt32
     }
-    private var sprites: [Key: (image: Image, surface: OpaquePointer)] = [:]
+    /// Each copy keeps its charge (the current ledger's when it was made).
+    private var sprites: [Key: (image: Image, surface: OpaquePointer, charge: MemoryCharge)] = [:]
     static let limit = 256
 
     deinit { for s in sprites.values { cairo_surface_destroy(s.surface) } }
 
     /// The image multiplied by the tint's red, green and blue (premultiplied
     /// channels scale alike), or the image itself for white.
-    func sprite(_ img: Image, tint: Color) -> OpaquePointer? {
+    func sprite(_ img: Image, tint: Color) throws -> OpaquePointer? {
         // Truncated, so overlapping sprites drawn source-over, whose 8-bit
         // rounding can add one, stay within the nominal colour (T6.13).
         func byte(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255 + 1e-9).rounded(.down)) }
@@ -83,6 +84,7 @@ final class EmitterSpriteCache {
             for s in sprites.values { cairo_surface_destroy(s.surface) }
             sprites = [:]
         }
+        let charge = try MemoryCharge(MemoryLedger.current, Image.chargedBytes(img.width, img.height), "CAEmitterLayer: a tinted sprite")
         guard let out = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(img.width), Int32(img.height)),
               cairo_surface_status(out) == CAIRO_STATUS_SUCCESS else { return nil }
         cairo_surface_flush(out)
@@ -98,7 +100,7 @@ final class EmitterSpriteCache {
             }
         }
         cairo_surface_mark_dirty(out)
-        sprites[key] = (img, out)
+        sprites[key] = (img, out, charge)
         return out
     }
 }

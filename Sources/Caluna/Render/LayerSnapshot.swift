@@ -7,6 +7,10 @@ extension Layer {
     /// Draws the layer and its sublayers into a draw callback's context.
     public func render(in ctx: DrawingContext) throws {
         let cr = try ctx.live("Layer.renderInContext")
+        try withEngineMemory { try renderStandalone(cr) }
+    }
+
+    private func renderStandalone(_ cr: OpaquePointer) throws {
         var compositor = Compositor(cairo: cairo_reference(cr))
         defer { compositor.finish() }
         cairo_save(cr)
@@ -24,11 +28,13 @@ extension Layer {
         guard w >= 1, h >= 1, w <= Double(Image.maximumSide), h <= Double(Image.maximumSide) else {
             throw CalunaError.invalid("snapshot: \(fmt(w))×\(fmt(h)) pixels is empty or too large (at most \(Image.maximumSide) per side)")
         }
-        let image = try Image(width: Int(w), height: Int(h))
-        let ctx = DrawingContext(image: image, scale: scale, origin: bounds.origin)
-        defer { ctx.invalidate() }
-        try render(in: ctx)
-        return image
+        return try withEngineMemory {
+            let image = try Image(width: Int(w), height: Int(h))
+            let ctx = DrawingContext(image: image, scale: scale, origin: bounds.origin)
+            defer { ctx.invalidate() }
+            try render(in: ctx)
+            return image
+        }
     }
 }
 

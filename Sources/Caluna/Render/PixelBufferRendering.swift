@@ -5,7 +5,7 @@ extension Compositor {
     mutating func drawPixelBuffer(_ layer: Layer, alpha: Double) throws {
         try layer.updateFrame(stats: &stats)
         guard let frame = layer.pixelBufferStore.frame else { return }
-        drawContents(frame, of: layer, alpha: alpha)
+        try drawContents(frame, of: layer, alpha: alpha)
     }
 }
 

@@ -79,7 +79,7 @@ extension Compositor {
             layer.rasterCache = cache
         }
         let source = Rect(0, 0, extent.width * k, extent.height * k)
-        drawPatch(cache.image, layer: layer, source: source, dest: extent, alpha: alpha)
+        try drawPatch(cache.image, layer: layer, source: source, dest: extent, alpha: alpha)
         return true
     }
 }

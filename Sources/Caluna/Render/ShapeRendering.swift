@@ -49,7 +49,7 @@ extension Compositor {
             cairo_stroke(cr)
             return
         }
-        let trim = ShapeTrim.cached(for: path, on: layer)
+        let trim = try ShapeTrim.cached(for: path, on: layer)
         let (head, rest, headOffset) = trim.trimmed(from: start, to: end)
         // Dashes restart at each subpath (Core Graphics, cairo): only a cut
         // first subpath needs its phase moved by the length cut off.
@@ -84,8 +84,12 @@ final class ShapeTrim {
     let path: Path
     let pieces: [Piece]
     let total: Double
+    /// The measured pieces' cost, charged before they are measured.
+    let memoryCharge: MemoryCharge
 
-    init(_ path: Path) {
+    init(_ path: Path) throws {
+        memoryCharge = try MemoryCharge(MemoryLedger.current, PathSegment.estimatedBytes(of: path) + 256,
+                                        "CAShapeLayer: measuring a path of \(path.elements.count) elements")
         self.path = path
         var pieces: [Piece] = []
         var total = 0.0, subpathOffset = 0.0
@@ -100,9 +104,9 @@ final class ShapeTrim {
         self.total = total
     }
 
-    static func cached(for path: Path, on layer: Layer) -> ShapeTrim {
+    static func cached(for path: Path, on layer: Layer) throws -> ShapeTrim {
         if let t = layer.kindCache as? ShapeTrim, t.path == path { return t }
-        let t = ShapeTrim(path)
+        let t = try ShapeTrim(path)
         layer.kindCache = t
         return t
     }

@@ -26,10 +26,17 @@ final class TextLayerCache {
     var store: Image
     /// The colour the store was drawn in.
     var color: Color
+    /// The layout's estimated cost (the store is charged as an Image).
+    let layoutCharge: MemoryCharge
 
-    init(layoutKey: LayoutKey, layout: OpaquePointer, origin: Point, store: Image, color: Color) {
+    init(layoutKey: LayoutKey, layout: OpaquePointer, origin: Point, store: Image, color: Color, layoutCharge: MemoryCharge) {
         self.layoutKey = layoutKey; self.layout = layout; self.origin = origin; self.store = store; self.color = color
+        self.layoutCharge = layoutCharge
     }
+
+    /// A pango layout's estimated bytes: its lines, runs and glyphs grow
+    /// with the text (about 64 bytes per byte of UTF-8), plus a fixed part.
+    static func layoutBytes(utf8Count n: Int) -> Int { n * 64 + 4096 }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
 }
@@ -53,7 +60,7 @@ extension Compositor {
             cairo_scale(cr, 1, -1)
         }
         stats.layersDrawn += 1
-        drawPatch(cache.store, layer: layer, source: source, dest: dest, alpha: alpha)
+        try drawPatch(cache.store, layer: layer, source: source, dest: dest, alpha: alpha)
     }
 
     /// The layer's cache, laid out or redrawn if what it depends on changed.
@@ -117,22 +124,28 @@ extension TextLayerCache {
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
         cairo_scale(cr, key.scale, key.scale)
+        let n = try TextLayout.checkText(api, string(key.text)).count
+        let charge = try MemoryCharge(MemoryLedger.current, layoutBytes(utf8Count: n), "\(api): a text layout")
         let layout = try makeLayout(cr, key.text, key.size)
         let origin = placement(layout, key.text, key.size)
         do {
             let store = try draw(layout, at: origin, size: key.size, scale: key.scale, color: color, pixels: (w, h))
-            return TextLayerCache(layoutKey: key, layout: layout, origin: origin, store: store, color: color)
+            return TextLayerCache(layoutKey: key, layout: layout, origin: origin, store: store, color: color, layoutCharge: charge)
         } catch {
             g_object_unref(UnsafeMutableRawPointer(layout))
             throw error
         }
     }
 
+    /// The text laid out: the runs joined, or the plain string.
+    static func string(_ t: TextLayerState) -> String {
+        t.attributedString.map { $0.map(\.text).joined() } ?? t.plainString ?? ""
+    }
+
     /// A PangoLayout for the text state in a box of `size` points.
     static func makeLayout(_ cr: OpaquePointer, _ t: TextLayerState, _ size: Size) throws -> OpaquePointer {
         let runs = t.attributedString
-        let text = runs.map { $0.map(\.text).joined() } ?? t.plainString ?? ""
-        let bytes = try TextLayout.checkText(api, text)
+        let bytes = try TextLayout.checkText(api, string(t))
         let layout = try TextLayout.make(cr, api, text: bytes, font: runs == nil ? t.font : TextRun.defaultFont,
                                          size: runs == nil ? t.fontSize : TextRun.defaultFontSize)
         // Core Text lays out independently of the pixels: unhinted advances

@@ -5,9 +5,12 @@ public class FrameCallback {
     public private(set) var isValid = true
     let sequence: Int
     weak var engine: Engine?
+    /// Its share of the engine's memory (counted; the next script allocation refuses past the cap).
+    let memoryCharge: MemoryCharge
 
     init(engine: Engine) {
         self.engine = engine
+        memoryCharge = MemoryCharge(forcing: engine.memory, 1024)
         sequence = engine.nextCallbackSequence
         engine.nextCallbackSequence += 1
     }

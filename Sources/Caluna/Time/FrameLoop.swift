@@ -14,6 +14,10 @@ extension Engine {
     /// evaluates it. Events it finds are delivered by the next step.
     public func flush() throws {
         try checkNotInFrame("flush")
+        try memory.withCurrent { try flushFrame() }
+    }
+
+    private func flushFrame() throws {
         runningFrame = true
         defer { runningFrame = false }
         try root.layoutIfNeeded()
