@@ -11,6 +11,7 @@ public struct CalunaError: Error, Equatable, CustomStringConvertible, Sendable {
         case scriptError = 7       // a Lua script raised an error
         case ioError = 8           // a file could not be read or written
         case outOfMemory = 9       // an allocation was refused
+        case limitReached = 10     // a sandboxed script spent its instruction budget or time limit
     }
     public var code: Code
     public var message: String

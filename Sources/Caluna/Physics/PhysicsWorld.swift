@@ -70,8 +70,15 @@ public final class PhysicsWorld {
         public init() {}
     }
 
+    /// The space, its static body and bookkeeping, as charged to a ledger.
+    public static let estimatedBytes = 16 * 1024
+    /// The world's cost: on its engine's ledger (else the current one); its
+    /// static body's shapes charge it too.
+    let memoryCharge: MemoryCharge
+
     /// A world stepped by `engine`'s clock (nil: stepped only by hand).
     public init(engine: Engine?, settings: Settings = Settings()) throws {
+        memoryCharge = try MemoryCharge(engine?.memory ?? MemoryLedger.current, PhysicsWorld.estimatedBytes, "a physics world")
         space = Chipmunk.newSpace()
         self.engine = engine
         stepDuration = 1.0 / 120
@@ -237,6 +244,7 @@ public final class PhysicsWorld {
                 simulatedTick = tick
                 break
             }
+            try Interruption.check()
             simulatedTick += stepTicks
             steps += 1
             first.run { try stepOnce(stepDuration) }

@@ -15,6 +15,10 @@ struct Compositor {
     var contentsFlipped = false
     /// Recursion guard: masks of masks are not bounded by the tree depth limit.
     var depth = 0
+    /// Offscreen buffers are charged here while they live (MemoryLedger.swift).
+    let memory = MemoryLedger.current
+    /// One charge per offscreen group alive, innermost last (groups nest).
+    var groupCharges: [MemoryCharge] = []
 
     init(target: Image, scale: Double) {
         self.init(cairo: cairo_create(target.surface))
@@ -30,6 +34,7 @@ struct Compositor {
     /// no layer has to look its superlayer up.
     mutating func draw(_ layer: Layer, parentSpace: AffineTransform?, inheritedOpacity: Double) throws {
         stats.layersVisited += 1
+        if stats.layersVisited & 63 == 0 { try Interruption.check() }
         guard !layer.hidden else { return }
         guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
             var g = layer.geometryTransform
@@ -86,9 +91,9 @@ struct Compositor {
     /// multiplied into each part.
     mutating func drawBody(_ layer: Layer, alpha: Double, asGroup: Bool) throws {
         guard asGroup else { return try drawBody(layer, alpha: alpha) }
-        pushGroup()
+        try pushGroup()
         try drawBody(layer, alpha: 1)
-        cairo_pop_group_to_source(cr)
+        popGroupToSource()
         cairo_paint_with_alpha(cr, alpha)
     }
 
@@ -100,17 +105,17 @@ struct Compositor {
         if layer.kind.preservesDepth { return try drawSublayers(of: layer, alpha: alpha) }
         if layer.masksToBounds { clipToRoundedBounds(layer) }
         if let mask = layer.maskLayer {
-            pushGroup()
+            try pushGroup()
             try drawShadowed(layer, alpha: alpha)
-            let content = cairo_pop_group(cr)!
-            defer { cairo_pattern_destroy(content) }
-            pushGroup()
+            let content = popGroup()
+            defer { endGroup(content) }
+            try pushGroup()
             let saved = (contentsFlipped, layer.geometryFlipped)
             if saved.1 { contentsFlipped.toggle() }
             try draw(mask, parentSpace: layer.maskSpaceAffine, inheritedOpacity: 1)
             contentsFlipped = saved.0
-            let maskPattern = cairo_pop_group(cr)!
-            defer { cairo_pattern_destroy(maskPattern) }
+            let maskPattern = popGroup()
+            defer { endGroup(maskPattern) }
             cairo_set_source(cr, content)
             cairo_mask(cr, maskPattern)
         } else {
@@ -122,7 +127,7 @@ struct Compositor {
     mutating func drawShadowed(_ layer: Layer, alpha: Double) throws {
         guard layer.castsShadow else { return try drawLayerContent(layer, alpha: alpha) }
         if let path = layer.shadowPath {
-            drawShadow(of: path, layer: layer, alpha: alpha)
+            try drawShadow(of: path, layer: layer, alpha: alpha)
             return try drawLayerContent(layer, alpha: alpha)
         }
         // The shadow follows the alpha of everything the layer draws.
@@ -131,12 +136,12 @@ struct Compositor {
             cairo_rectangle(cr, e.minX, e.minY, e.width, e.height)
             cairo_clip(cr)
         }
-        pushGroup()
+        try pushGroup()
         try drawLayerContent(layer, alpha: alpha)
-        let content = cairo_pop_group(cr)!
+        let content = popGroup()
         cairo_restore(cr)
-        defer { cairo_pattern_destroy(content) }
-        drawShadow(of: content, layer: layer)
+        defer { endGroup(content) }
+        try drawShadow(of: content, layer: layer)
         cairo_set_source(cr, content)
         cairo_paint(cr)
     }
@@ -160,7 +165,7 @@ struct Compositor {
         } else {
             fillBackground(layer, b, alpha: alpha)
         }
-        drawContents(layer, alpha: alpha)
+        try drawContents(layer, alpha: alpha)
         if layer.kind.drawsOwnContent { try drawKindContent(layer, alpha: alpha) }
         if !(layer.masksToBounds && b.isEmpty) { try drawSublayers(of: layer, alpha: alpha) }
     }
@@ -207,13 +212,34 @@ struct Compositor {
         }
     }
 
-    /// Starts an offscreen group bounded by the current clip, counting it.
-    mutating func pushGroup() {
-        stats.offscreenPasses += 1
+    /// Starts an offscreen group bounded by the current clip, counting it
+    /// and charging its pixels until the group ends (`popGroupToSource`, or
+    /// `popGroup` … `endGroup`); refused past the memory limit.
+    mutating func pushGroup() throws {
+        var pixels = 0
         if let d = deviceClip(), d.width * d.height < 1e12 {
-            stats.offscreenPixels += Int(d.width.rounded(.up) * d.height.rounded(.up))
+            pixels = Int(d.width.rounded(.up) * d.height.rounded(.up))
         }
+        groupCharges.append(try MemoryCharge(memory, pixels * 4 + 256, "render: an offscreen group of \(pixels) pixels"))
+        stats.offscreenPasses += 1
+        stats.offscreenPixels += pixels
         cairo_push_group(cr)
+    }
+
+    /// Ends the innermost group as the source (its pixels go once the
+    /// source changes, so its charge goes now).
+    mutating func popGroupToSource() {
+        cairo_pop_group_to_source(cr)
+        if !groupCharges.isEmpty { groupCharges.removeLast() }
+    }
+
+    /// Ends the innermost group as a pattern, still charged until `endGroup`.
+    func popGroup() -> OpaquePointer { cairo_pop_group(cr)! }
+
+    /// Frees a pattern `popGroup` returned and releases its charge.
+    mutating func endGroup(_ pattern: OpaquePointer) {
+        cairo_pattern_destroy(pattern)
+        if !groupCharges.isEmpty { groupCharges.removeLast() }
     }
 }
 

@@ -23,6 +23,7 @@ extension Compositor {
         let animated = r.instanceDelay != 0 && layer.sublayers.contains { Compositor.hasAnimations($0) }
         var members: [(ContextLayer, Int)] = []
         for (k, instance) in layer.replicatorInstanceSpaces.enumerated() {
+            if k & 63 == 0 { try Interruption.check() }
             var subs = layer.sublayersInDrawingOrder
             if animated && k > 0 {
                 subs = try subs.map { try Compositor.delayedCopy(of: $0, at: now - Double(k) * r.instanceDelay, level: 0) }
@@ -71,17 +72,17 @@ extension Compositor {
             cairo_rectangle(cr, e.minX - 1, e.minY - 1, e.width + 2, e.height + 2)
             cairo_clip(cr)
         }
-        pushGroup()
+        try pushGroup()
         do { try body(&self) } catch {
-            cairo_pattern_destroy(cairo_pop_group(cr))
+            endGroup(popGroup())
             throw error
         }
         if tint.red < 1 || tint.green < 1 || tint.blue < 1, let target = cairo_get_group_target(cr) {
             Compositor.multiply(target, by: tint)
-            cairo_pop_group_to_source(cr)
+            popGroupToSource()
             cairo_paint(cr)
         } else {
-            cairo_pop_group_to_source(cr)
+            popGroupToSource()
             cairo_paint_with_alpha(cr, tint.alpha)
         }
     }
@@ -145,7 +146,7 @@ extension Compositor {
             throw CalunaError(.treeError, "render: replicated layers nest deeper than \(Layer.maximumTreeDepth) levels")
         }
         guard let model = p.modelLayerReference else { return p }
-        let c = Layer(engine: p.engine, kind: p.kind)
+        let c = Layer(engine: p.engine, kind: p.kind, charged: false)  // lives for this render only
         c.modelLayerReference = model
         c.state = model.committedState
         c.kindCache = p.kindCache
