@@ -60,14 +60,21 @@ enum LuaActions {
         guard lua_type(L, t) == LUA_TTABLE else {
             throw CalunaError(.typeMismatch, "\(what) expects a table {key = action} or nil, got \(LuaValues.describe(L, t))")
         }
-        var out: [String: LayerAction] = [:]
+        // The keys first: an action takes a registry reference, and nothing may
+        // be added to the table lua_next walks (the registry itself, through debug).
+        var keys: [String] = []
         lua_pushnil(L)
         while lua_next(L, t) != 0 {
-            defer { L.pop() }
-            guard lua_type(L, -2) == LUA_TSTRING, let key = L.string(-2) else {
-                L.pop()
+            L.pop()
+            guard let key = L.string(-1) else {
                 throw CalunaError(.typeMismatch, "\(what): keys must be property or event names (strings), got \(LuaValues.describe(L, -1))")
             }
+            keys.append(key)
+        }
+        var out: [String: LayerAction] = [:]
+        for key in keys {
+            L.rawField(t, key)
+            defer { L.pop() }
             out[key] = try action(L, -1, binding: binding, what: "\(what).\(key)")
         }
         return out

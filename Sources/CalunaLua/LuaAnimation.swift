@@ -30,10 +30,10 @@ enum LuaAnimation {
         calu_newtable(L)
         addMethods(L)
         lua_setfield(L, registryIndex, methodsKey)
-        guard luaL_newmetatable(L, metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in
+        guard L.newMetatable(metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaAnimation.metatable), as: Animation.self); return 0
-        })
+        } })
         L.setFunction(-1, "__index", index)
         L.setFunction(-1, "__newindex", { L in protect(L) { L in
             let a = Args(L: L, api: "Animation")
@@ -57,9 +57,7 @@ enum LuaAnimation {
         calu_newtable(L)
         L.setFunction(-1, "__call", { L in protect(L) { L in
             let b = try LuaBinding.of(L)
-            L.rawField(1, "className")
-            let name = L.string(-1) ?? ""
-            L.pop()
+            let name = try LuaModule.className(L, "ca.Animation", expects: "an animation class (call it as ca.BasicAnimation{…})")
             lua_settop(L, 2)
             let anim = try AnimationProperties.make(name)
             LuaAnimation.push(L, anim, binding: b)
@@ -71,7 +69,7 @@ enum LuaAnimation {
             lua_settop(L, proxy)
             return 1
         } })
-        lua_setmetatable(L, -2)
+        L.setLockedMetatable(-2)
     }
 
     /// Constructor keys in a fixed order: keyPath and valueFunction first

@@ -35,12 +35,15 @@ final class LuaBinding: LayerDelegate {
     func install(in L: OpaquePointer) {
         RetainedUserdata.push(L, self)
         calu_newtable(L)
-        L.setFunction(-1, "__gc", { L in
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
+            // Only the anchor itself (a __gc called with anything else releases nothing).
+            lua_getfield(L, registryIndex, LuaBinding.registryKey)
+            guard lua_type(L, 1) == LUA_TUSERDATA, lua_rawequal(L, 1, -1) != 0 else { return 0 }
             RetainedUserdata.object(lua_touserdata(L, 1), as: LuaBinding.self)?.closing = true
             RetainedUserdata.release(lua_touserdata(L, 1), as: LuaBinding.self)
             return 0
-        })
-        lua_setmetatable(L, -2)
+        } })
+        L.setLockedMetatable(-2)
         lua_setfield(L, registryIndex, LuaBinding.registryKey)
         installMethodCaller(L)
     }

@@ -52,6 +52,7 @@ extension LuaBinding {
     /// becomes a script error with its "file:line:".
     func callMethod(_ object: LuaRef, _ name: String, _ pushArgs: (OpaquePointer) -> Int32) throws {
         let L = callState
+        try LuaBinding.reserveStack(L)
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         try invokeMethod(L, name, object: object.push, pushArgs)
@@ -76,6 +77,7 @@ extension LuaBinding {
     /// the stack) with `result`.
     func call<T>(_ fn: LuaRef, _ pushArgs: (OpaquePointer) -> Int32, result: (OpaquePointer) -> T) throws -> T {
         let L = callState
+        try LuaBinding.reserveStack(L)
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
         fn.push(L)
@@ -84,14 +86,37 @@ extension LuaBinding {
         return result(L)
     }
 
+    /// Runs `body` (which enters Lua on thread L) so that engine work the
+    /// script asks for (a render, an advance) stops once its budget or time
+    /// is spent. Free for states without limits.
+    static func withInterruption<R>(_ L: OpaquePointer, _ body: () throws -> R) rethrows -> R {
+        guard calu_has_limits(L) != 0 else { return try body() }
+        let state = UInt(bitPattern: L)
+        return try Interruption.with({
+            let stop = calu_stop_reason(OpaquePointer(bitPattern: state))
+            return stop == CALU_STOP_NONE ? nil : CalunaError(.limitReached, String(cString: calu_stop_message(stop)))
+        }, body)
+    }
+
+    /// Room for a callback's function and arguments: the call thread may be
+    /// deep inside a script when the engine calls back (lua_checkstack
+    /// reports failure instead of raising).
+    static func reserveStack(_ L: OpaquePointer) throws {
+        guard lua_checkstack(L, 40) != 0 else {
+            throw CalunaError(.scriptError, "caluna: no Lua stack left for a callback (recursion too deep)")
+        }
+    }
+
     /// Calls the function below `nargs` arguments in protected mode. A
     /// callback that fails between Transaction.begin and commit leaves no
     /// transaction open (the engine would defer every commit after it).
     func pcall(_ L: OpaquePointer, nargs: Int32, results: Int32 = 0) throws {
         let depth = engine.transaction.depth
-        if calu_pcall(L, nargs, results, 0) != LUA_OK {
+        if LuaBinding.withInterruption(L, { calu_pcall(L, nargs, results, 0) }) != LUA_OK {
             let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
             engine.transaction.unwind(to: depth)
+            let stop = calu_stop_reason(L)
+            if stop != CALU_STOP_NONE { throw CalunaError(.limitReached, String(cString: calu_stop_message(stop))) }
             throw CalunaError(.scriptError, msg)
         }
     }

@@ -19,11 +19,11 @@ enum LuaDrawingContext {
     }
 
     static func register(_ L: OpaquePointer) {
-        guard luaL_newmetatable(L, metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in
+        guard L.newMetatable(metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaDrawingContext.metatable), as: DrawingContext.self)
             return 0
-        })
+        } })
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             guard let ctx = LuaDrawingContext.get(L, 1) else { throw Args(L: L, api: "DrawingContext").fail(1, "a DrawingContext") }
             L.push("DrawingContext(\(ctx.isValid ? "valid" : "ended"), scale \(ctx.scale))"); return 1

@@ -10,11 +10,11 @@ enum LuaEmitterLayer {
     static let cacheKey = "caluna.EmitterCell.proxies"
 
     static func register(_ L: OpaquePointer) {
-        if luaL_newmetatable(L, metatable) != 0 {
-            L.setFunction(-1, "__gc", { L in
+        if L.newMetatable(metatable) {
+            L.setFunction(-1, "__gc", { L in protect(L) { L in
                 RetainedUserdata.release(luaL_testudata(L, 1, LuaEmitterLayer.metatable), as: EmitterCell.self)
                 return 0
-            })
+            } })
             L.setFunction(-1, "__index", index)
             L.setFunction(-1, "__newindex", newIndex)
             L.setFunction(-1, "__tostring", { L in protect(L) { L in

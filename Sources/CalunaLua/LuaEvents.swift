@@ -20,8 +20,10 @@ enum LuaEvents {
     }
 
     static func register(_ L: OpaquePointer) {
-        if luaL_newmetatable(L, handlerMetatable) != 0 {
-            L.setFunction(-1, "__gc", { L in RetainedUserdata.release(luaL_testudata(L, 1, LuaEvents.handlerMetatable), as: EventHandler.self); return 0 })
+        if L.newMetatable(handlerMetatable) {
+            L.setFunction(-1, "__gc", { L in protect(L) { L in
+                RetainedUserdata.release(luaL_testudata(L, 1, LuaEvents.handlerMetatable), as: EventHandler.self); return 0
+            } })
             L.setFunction(-1, "__tostring", { L in protect(L) { L in
                 let h = try LuaEvents.handler(Args(L: L, api: "EventHandler"), 1)
                 L.push("EventHandler(\(h.name)\(h.isValid ? "" : ", removed"))"); return 1
@@ -32,14 +34,14 @@ enum LuaEvents {
                 case "name": L.push(h.name)
                 case "valid": lua_pushboolean(L, h.isValid ? 1 : 0)
                 case "layer": LuaLayer.pushOptional(L, h.layer, binding: try LuaBinding.of(L))
-                case "remove": lua_pushcclosure(L, { L in LuaEvents.remove(L) }, 0)
+                case "remove": calu_push_function(L, { L in LuaEvents.remove(L) })
                 default: lua_pushnil(L)
                 }
                 return 1
             } })
         }
         L.pop()
-        guard luaL_newmetatable(L, eventMetatable) != 0 else { L.pop(); return }
+        guard L.newMetatable(eventMetatable) else { L.pop(); return }
         calu_newtable(L)
         L.setFunction(-1, "locationIn", { L in protect(L) { L in
             let a = Args(L: L, api: "event:locationIn")
@@ -198,8 +200,8 @@ enum LuaEvents {
     static let loadEvents: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "ca.loadEvents")
         let path = try a.string(1)
-        try LuaImage.checkFileAccess(L, a.api)
-        let n = try prefixed(a.api) { try LuaBinding.of(L).engine.loadEvents(path: path) }
+        let b = try LuaBinding.of(L)
+        let n = try prefixed(a.api) { try b.engine.loadEvents(path: path, access: b.session.fileAccess, api: a.api) }
         lua_pushinteger(L, lua_Integer(n))
         return 1
     } }

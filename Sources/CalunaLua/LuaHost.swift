@@ -11,27 +11,66 @@ public final class LuaHost {
     let L: OpaquePointer
     let binding: LuaBinding
 
-    /// Limits for scripts you do not trust (DESIGN §4): no io, os, debug or
-    /// package library, no loading of files, binary chunks or C code (`require`
-    /// knows only "caluna"), a memory cap and an instruction budget. Running
-    /// out of either raises a Lua error; the host carries on.
+    /// Limits for scripts you do not trust (DESIGN §4, docs/sandbox.md): no
+    /// io, os, debug or package library, no loading of binary chunks or C code
+    /// (`require` knows only "caluna"), no files outside granted directories,
+    /// and limits nothing escapes. Running out of one raises a Lua error; once
+    /// the instruction budget or the time limit is spent the script is
+    /// finished for good (every later call into it fails at once). The host
+    /// carries on.
     public struct Sandbox: Sendable {
-        /// Bytes the Lua state may hold (Swift-side engine memory is not counted).
+        /// Bytes the script may hold: its Lua heap plus the engine memory made
+        /// on its behalf (bitmaps, layers, animations, paths, physics …).
+        /// At least 1 MiB; default 256 MiB.
         public var memoryLimit: Int
-        /// VM instructions in all, every callback and coroutine included.
+        /// VM instructions in all, every callback and coroutine included; C
+        /// library work is charged by what it touches (16 bytes or one
+        /// element or one matching step = one instruction). At least 1000;
+        /// default 1e9.
         public var instructionLimit: Int64
-        public init(memoryLimit: Int = 256 << 20, instructionLimit: Int64 = 1_000_000_000) {
+        /// Seconds spent running the script and its callbacks (and the engine
+        /// work they ask for), in all; checked by a watchdog. In (0, 1e6];
+        /// default 60.
+        public var timeLimit: Double
+        /// Bytes `print` may write; later output is dropped with one notice
+        /// on stderr. Default 1 MiB.
+        public var outputLimit: Int
+        /// The longest string the script may make, in bytes (this bounds the
+        /// work one VM instruction can do). Default 16 MiB.
+        public var stringLimit: Int
+        /// Directories the script may read files from (none by default).
+        public var readDirectories: [String]
+        /// Directories the script may write files to (readable too; none by default).
+        public var writeDirectories: [String]
+
+        public init(memoryLimit: Int = 256 << 20, instructionLimit: Int64 = 1_000_000_000, timeLimit: Double = 60,
+                    outputLimit: Int = 1 << 20, stringLimit: Int = 16 << 20,
+                    readDirectories: [String] = [], writeDirectories: [String] = []) {
             self.memoryLimit = memoryLimit
             self.instructionLimit = instructionLimit
+            self.timeLimit = timeLimit
+            self.outputLimit = outputLimit
+            self.stringLimit = stringLimit
+            self.readDirectories = readDirectories
+            self.writeDirectories = writeDirectories
+        }
+
+        /// Refuses limits out of range (messages name the option).
+        public func validate() throws {
+            guard memoryLimit >= 1 << 20 else { throw CalunaError.invalid("sandbox: the memory limit must be at least 1 MiB") }
+            guard instructionLimit >= 1000 else { throw CalunaError.invalid("sandbox: the instruction limit must be at least 1000") }
+            guard timeLimit > 0, timeLimit <= 1e6 else {
+                throw CalunaError.invalid("sandbox: the time limit must be in (0, 1e6] seconds (got \(timeLimit))")
+            }
+            guard outputLimit >= 0 else { throw CalunaError.invalid("sandbox: the output limit must not be negative") }
+            guard stringLimit >= 1 << 10 else { throw CalunaError.invalid("sandbox: the string limit must be at least 1 KiB") }
         }
     }
     public let sandbox: Sandbox?
 
     public init(session: Session, sandbox: Sandbox? = nil) throws {
-        if let sb = sandbox {
-            guard sb.memoryLimit >= 1 << 20 else { throw CalunaError.invalid("sandbox: the memory limit must be at least 1 MiB") }
-            guard sb.instructionLimit >= 1000 else { throw CalunaError.invalid("sandbox: the instruction limit must be at least 1000") }
-        }
+        try sandbox?.validate()
+        let access = try sandbox.map { try FileAccess.sandboxed(read: $0.readDirectories, write: $0.writeDirectories) }
         guard let L = calu_newstate(sandbox.map { $0.memoryLimit } ?? 0) else {
             throw CalunaError(.outOfMemory, "cannot create a Lua state")
         }
@@ -57,17 +96,8 @@ public final class LuaHost {
         lua_pushvalue(L, -2)
         lua_setfield(L, -2, "caluna")
         lua_settop(L, 0)
-        if let sb = sandbox {
-            guard luaL_loadbufferx(L, LuaHost.sandboxSetup, LuaHost.sandboxSetup.utf8.count, "=caluna sandbox", "t") == LUA_OK else {
-                throw popError(loading: true)
-            }
-            luaL_getsubtable(L, registryIndex, LUA_LOADED_TABLE)
-            L.rawField(-1, "caluna")
-            calu_remove(L, -2)
-            try call(nargs: 1, nresults: 0)
-            lua_pushboolean(L, 1)
-            lua_setfield(L, registryIndex, LuaImage.sandboxedKey)
-            calu_set_instruction_budget(L, sb.instructionLimit)
+        if let sb = sandbox, let access {
+            try installSandbox(sb, access)
         } else {
             lua_getglobal(L, "package")
             L.rawField(-1, "preload")
@@ -77,20 +107,92 @@ public final class LuaHost {
         }
     }
 
-    /// Trims the base library for untrusted scripts: text chunks only, no files.
+    /// The guarded library (sandbox_lib.c), the prelude below, the gate for
+    /// files, one memory cap for the Lua heap and the engine, then the limits.
+    private func installSandbox(_ sb: Sandbox, _ access: FileAccess) throws {
+        lua_pushcclosure(L, calu_open_sandbox, 0)
+        try call(nargs: 0, nresults: 1)
+        guard luaL_loadbufferx(L, LuaHost.sandboxSetup, LuaHost.sandboxSetup.utf8.count, "=caluna sandbox", "t") == LUA_OK else {
+            throw popError(loading: true)
+        }
+        calu_insert(L, -2)
+        luaL_getsubtable(L, registryIndex, LUA_LOADED_TABLE)
+        L.rawField(-1, "caluna")
+        calu_remove(L, -2)
+        calu_insert(L, -2)
+        try call(nargs: 2, nresults: 0)
+        session.fileAccess = access
+        let memory = session.memory
+        memory.limit = sb.memoryLimit
+        let state = UInt(bitPattern: L)
+        memory.external = { Int(calu_memory_in_use(OpaquePointer(bitPattern: state))) }
+        // Bitmaps held only by garbage (a drawing context, an image no longer
+        // referenced) are let go before a charge is refused.
+        memory.reclaim = { calu_full_gc(OpaquePointer(bitPattern: state)) }
+        calu_set_external_memory(L, { ctx in
+            guard let ctx else { return 0 }
+            return Unmanaged<MemoryLedger>.fromOpaque(ctx).takeUnretainedValue().used
+        }, Unmanaged.passUnretained(memory).toOpaque())
+        calu_configure_sandbox(L, sb.instructionLimit, sb.timeLimit, sb.outputLimit, sb.stringLimit)
+    }
+
+    /// Trims the base library for untrusted scripts: text chunks only, no
+    /// files; C functions whose work allocation does not pay for are charged
+    /// first (a tail call keeps their errors' positions and names).
     static let sandboxSetup = """
-        local loaded = { caluna = (...) }
-        local rawload, type, error = load, type, error
+        local caluna, cost = ...
+        local loaded = { caluna = caluna }
+        local rawload, error, type = load, error, type
         dofile, loadfile = nil, nil
-        load = function(chunk, name, mode, env) return rawload(chunk, name, "t", env) end
+        local select = select
+        load = function(chunk, name, mode, ...)
+          if type(chunk) == "function" then
+            local read = chunk
+            chunk = function() local piece = read() cost.load(piece) return piece end
+          else
+            cost.load(chunk)
+          end
+          if select("#", ...) > 0 then return rawload(chunk, name, "t", ...) end
+          return rawload(chunk, name, "t")
+        end
         require = function(name)
           local m = loaded[name]
           if m == nil then error("module '" .. tostring(name) .. "' is not available in the sandbox", 2) end
           return m
         end
+        for _, c in ipairs{
+          {table, "insert", cost.insert}, {table, "remove", cost.remove}, {table, "move", cost.move},
+          {table, "sort", cost.sort}, {table, "concat", cost.range}, {table, "unpack", cost.range},
+          {string, "rep", cost.rep}, {utf8, "len", cost.scan}, {utf8, "codepoint", cost.scan},
+          {utf8, "offset", cost.scan}, {_G, "tonumber", cost.scan}, {_G, "rawequal", cost.compare},
+          {_G, "collectgarbage", cost.collect},
+        } do
+          local lib, name, price = c[1], c[2], c[3]
+          local raw = lib[name]
+          lib[name] = function(...) price(...) return raw(...) end
+        end
         """
 
-    deinit { calu_close(L) }
+    /// Runs `body` (which enters Lua) so that engine work the script asks for
+    /// stops once the sandbox has finished the script (Interruption.swift).
+    func withInterruption<R>(_ body: () throws -> R) rethrows -> R {
+        try LuaBinding.withInterruption(L, body)
+    }
+
+    /// Why the script was finished (nil while it may still run).
+    public var stopReason: String? {
+        let r = calu_stop_reason(L)
+        return r == CALU_STOP_NONE ? nil : String(cString: calu_stop_message(r))
+    }
+
+    deinit {
+        if sandbox != nil {
+            // The ledger may outlive this state (the session does): it must not call into it.
+            session.memory.external = nil
+            session.memory.reclaim = nil
+        }
+        calu_close(L)
+    }
 
     /// Runs a script file. Errors: CalunaError(.scriptError, "file:line: message").
     public func runFile(_ path: String) throws {
@@ -119,12 +221,19 @@ public final class LuaHost {
         let base = lua_gettop(L) - nargs
         lua_pushcclosure(L, calu_traceback_handler, 0)
         calu_insert(L, base)
-        let status = calu_pcall(L, nargs, nresults, base)
+        let status = withInterruption { session.memory.withCurrent { calu_pcall(L, nargs, nresults, base) } }
         calu_remove(L, base)
         guard status == LUA_OK else { throw popError(loading: false) }
     }
 
     private func popError(loading: Bool) -> CalunaError {
+        if let stop = stopReason {
+            // Whatever the error says (a refused allocation, an error in the
+            // handler), the script ran out of its budget or time.
+            L.pop()
+            lastTraceback = ""
+            return CalunaError(.limitReached, stop)
+        }
         let text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
         L.pop()
         guard let r = text.firstRange(of: "\nstack traceback:") else {

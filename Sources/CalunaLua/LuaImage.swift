@@ -51,27 +51,16 @@ enum LuaImage {
         return img
     }
 
-    /// Untrusted scripts (LuaHost's sandbox) read and write no files.
-    static let sandboxedKey = "caluna.sandboxed"
-    static func checkFileAccess(_ L: OpaquePointer, _ api: String) throws {
-        defer { L.pop() }
-        if lua_getfield(L, registryIndex, LuaImage.sandboxedKey) != LUA_TNIL {
-            throw CalunaError(.notSupported, "\(api): files are not available in the sandbox (use ca.Image.fromData or fromPixels)")
-        }
-    }
-
     static func register(_ L: OpaquePointer) {
         calu_newtable(L)
-        calu_newtable(L)
-        L.push("v")
-        L.setField(-2, "__mode")
-        lua_setmetatable(L, -2)
+        L.pushWeakValuesMetatable()
+        L.setLockedMetatable(-2)
         lua_setfield(L, registryIndex, LuaImage.cacheKey)
-        guard luaL_newmetatable(L, LuaImage.metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in
+        guard L.newMetatable(LuaImage.metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaImage.metatable), as: Image.self)
             return 0
-        })
+        } })
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             let img = try LuaImage.arg(Args(L: L, api: "Image"), 1)
             L.push("Image(\(img.width)×\(img.height))"); return 1
@@ -109,8 +98,7 @@ enum LuaImage {
 
     static let write: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Image:write")
-        try LuaImage.checkFileAccess(L, a.api)
-        try LuaImage.arg(a, 1).writePNG(to: try a.string(2))
+        try LuaImage.arg(a, 1).writePNG(to: try a.string(2), access: try LuaBinding.of(L).session.fileAccess, api: a.api)
         lua_pushvalue(L, 1)
         return 1
     } }
@@ -128,11 +116,11 @@ enum LuaImage {
 
     static let writeJPEG: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Image:writeJPEG")
-        try LuaImage.checkFileAccess(L, a.api)
         let img = try LuaImage.arg(a, 1)
         let path = try a.string(2)
         let quality = try a.isNil(3) ? 90 : LuaImage.whole(a, 3, "quality")
-        try prefixed(a.api) { try img.writeJPEG(to: path, quality: quality) }
+        let access = try LuaBinding.of(L).session.fileAccess
+        try prefixed(a.api) { try img.writeJPEG(to: path, access: access, api: a.api, quality: quality) }
         lua_pushvalue(L, 1)
         return 1
     } }
@@ -161,9 +149,9 @@ enum LuaImage {
 
     static let load: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Image.load")
-        try LuaImage.checkFileAccess(L, a.api)
         let path = try a.string(1)
-        LuaImage.push(L, try prefixed(a.api) { try Image.load(path: path) })
+        let access = try LuaBinding.of(L).session.fileAccess
+        LuaImage.push(L, try prefixed(a.api) { try Image.load(path: path, access: access, api: a.api) })
         try LuaBinding.of(L).engine.noteImageDecoded()
         return 1
     } }

@@ -139,10 +139,8 @@ enum LuaLayer {
 
     static func register(_ L: OpaquePointer) {
         calu_newtable(L)
-        calu_newtable(L)
-        L.push("v")
-        L.setField(-2, "__mode")
-        lua_setmetatable(L, -2)
+        L.pushWeakValuesMetatable()
+        L.setLockedMetatable(-2)
         lua_setfield(L, registryIndex, LuaLayer.cacheKey)
         calu_newtable(L)
         lua_setfield(L, registryIndex, LuaLayer.pinKey)
@@ -150,11 +148,11 @@ enum LuaLayer {
         LuaLayerMethods.add(to: L)
         lua_setfield(L, registryIndex, LuaLayer.methodsKey)
 
-        guard luaL_newmetatable(L, LuaLayer.metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in
+        guard L.newMetatable(LuaLayer.metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaLayer.metatable), as: Layer.self)
             return 0
-        })
+        } })
         L.setFunction(-1, "__index", LuaLayer.index)
         L.setFunction(-1, "__newindex", LuaLayer.newIndex)
         L.setFunction(-1, "__tostring", { L in protect(L) { L in

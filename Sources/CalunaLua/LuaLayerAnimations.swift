@@ -92,12 +92,19 @@ enum LuaFrameCallbacks {
 
     static func register(_ L: OpaquePointer) {
         for (name, isLink) in [(linkMetatable, true), (timerMetatable, false)] {
-            guard luaL_newmetatable(L, name) != 0 else { L.pop(); continue }
-            L.setFunction(-1, "__gc", { L in RetainedUserdata.release(lua_touserdata(L, 1), as: FrameCallback.self); return 0 })
+            guard L.newMetatable(name) else { L.pop(); continue }
+            L.setFunction(-1, "__gc", { L in protect(L) { L in
+                RetainedUserdata.release(LuaFrameCallbacks.block(L, 1), as: FrameCallback.self); return 0
+            } })
             L.setFunction(-1, "__index", isLink ? linkIndex : timerIndex)
             if isLink { L.setFunction(-1, "__newindex", linkNewIndex) }
             L.pop()
         }
+    }
+
+    /// The userdata block at i if it is a display link or a timer.
+    static func block(_ L: OpaquePointer, _ i: Int32) -> UnsafeMutableRawPointer? {
+        luaL_testudata(L, i, linkMetatable) ?? luaL_testudata(L, i, timerMetatable)
     }
 
     static func object<T: FrameCallback>(_ L: OpaquePointer, _ i: Int32, _ meta: String, _ api: String) throws -> T {
@@ -147,8 +154,8 @@ enum LuaFrameCallbacks {
     }
 
     static let invalidate: LuaFunction = { L in protect(L) { L in
-        guard let o = RetainedUserdata.object(lua_touserdata(L, 1), as: FrameCallback.self),
-              luaL_testudata(L, 1, linkMetatable) != nil || luaL_testudata(L, 1, timerMetatable) != nil else {
+        // The block is read only once it is known to hold a FrameCallback.
+        guard let o = RetainedUserdata.object(LuaFrameCallbacks.block(L, 1), as: FrameCallback.self) else {
             throw Args(L: L, api: "invalidate").fail(1, "a DisplayLink or Timer")
         }
         o.invalidate()

@@ -148,10 +148,16 @@ enum LuaModule {
         } })
         L.setFunction(-1, "__newindex", { L in protect(L) { L in
             if L.string(2) == "root" { throw CalunaError.invalid("ca.root is read-only (resize it with ca.setup)") }
+            // lua_rawset raises on these (and reads a non-table as a table): refuse them first.
+            guard lua_type(L, 1) == LUA_TTABLE else { throw Args(L: L, api: "ca").fail(1, "the module table") }
+            if lua_type(L, 2) == LUA_TNIL || (lua_type(L, 2) == LUA_TNUMBER && L.number(2)?.isNaN == true) {
+                throw CalunaError(.invalidArgument, "ca: a key must not be nil or NaN, got \(LuaValues.describe(L, 2))")
+            }
+            lua_settop(L, 3)
             lua_rawset(L, 1)
             return 0
         } })
-        lua_setmetatable(L, -2)
+        L.setLockedMetatable(-2)
         try LuaTransaction.installSugar(L, module: lua_gettop(L))
     }
 
@@ -212,7 +218,7 @@ enum LuaModule {
         var image: Image? = nil
         try LuaModule.runEngine(L) { image = try $0.render() }
         guard let image else { return 0 }
-        if let path { try image.writePNG(to: path) }
+        if let path { try image.writePNG(to: path, access: try LuaBinding.of(L).session.fileAccess, api: a.api) }
         LuaImage.push(L, image)
         return 1
     } }
@@ -233,10 +239,8 @@ enum LuaModule {
         L.setFunction(-1, "__call", { L in protect(L) { L in
             let b = try LuaBinding.of(L)
             lua_settop(L, 2)                        // class, props (maybe nil)
-            lua_getfield(L, 1, "className")
-            let kind = L.string(-1).flatMap(LayerKind.init(rawValue:)) ?? .layer
-            L.pop()
-            let layer = b.engine.makeLayer(kind: kind)
+            let kind = LayerKind(rawValue: try LuaModule.className(L, "ca.Layer", expects: "a layer class (call it as ca.Layer{…})")) ?? .layer
+            let layer = try b.engine.createLayer(kind: kind)
             LuaLayer.push(L, layer, binding: b)
             let proxy = lua_gettop(L)
             if lua_type(L, 2) > LUA_TNIL {
@@ -246,7 +250,17 @@ enum LuaModule {
             lua_settop(L, proxy)
             return 1
         } })
-        lua_setmetatable(L, -2)
+        L.setLockedMetatable(-2)
+    }
+
+    /// The className of the class table a constructor was called on
+    /// (argument 1, read raw): `ca.Layer{…}` is `__call(ca.Layer, {…})`.
+    static func className(_ L: OpaquePointer, _ api: String, expects: String) throws -> String {
+        guard L.rawField(1, "className") == LUA_TSTRING, let name = L.string(-1) else {
+            throw Args(L: L, api: api).fail(1, expects)
+        }
+        L.pop()
+        return name
     }
 
     /// ca.Layer{…}: keys are applied in a fixed order — anchorPoint, bounds,

@@ -9,7 +9,7 @@ import Caluna
 enum LuaPath {
     static let metatable = "caluna.Path"
 
-    final class Box { var path = Path() }
+    typealias Box = PathBuilder
 
     static func box(_ L: OpaquePointer, _ idx: Int32) -> Box? {
         RetainedUserdata.object(luaL_testudata(L, idx, metatable), as: Box.self)
@@ -18,15 +18,16 @@ enum LuaPath {
     static func get(_ L: OpaquePointer, _ idx: Int32) -> Path? { box(L, idx)?.path }
 
     static func push(_ L: OpaquePointer, _ path: Path) {
-        let b = Box()
-        b.path = path
+        let b = PathBuilder(path)
         RetainedUserdata.push(L, b)
         luaL_setmetatable(L, metatable)
     }
 
     static func register(_ L: OpaquePointer) {
-        guard luaL_newmetatable(L, metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in RetainedUserdata.release(luaL_testudata(L, 1, LuaPath.metatable), as: Box.self); return 0 })
+        guard L.newMetatable(metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaPath.metatable), as: Box.self); return 0
+        } })
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             L.push("Path(\(LuaPath.get(L, 1)?.elements.count ?? 0) elements)"); return 1
         } })
@@ -76,7 +77,7 @@ enum LuaPath {
             if !["moveTo", "addRect", "addEllipse", "addArc", "addRoundedRect"].contains(name), b.path.elements.isEmpty {
                 throw CalunaError.invalid("\(a.api): start the path with moveTo")
             }
-            body(&b.path, n)
+            try b.edit(adding: 6, a.api) { body(&$0, n) }
             lua_settop(L, 1)
             return 1
         }
@@ -104,7 +105,7 @@ extension LuaPath {
             guard r >= 0 else { throw CalunaError.invalid("\(a.api): radius must be ≥ 0 (got \(r))") }
             let a0 = try LuaPath.angle(a, 5), a1 = try LuaPath.angle(a, 6)
             guard lua_type(L, 7) == LUA_TBOOLEAN else { throw a.fail(7, "a boolean (clockwise)") }
-            b.path.addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: lua_toboolean(L, 7) != 0)
+            try b.edit(adding: 6, a.api) { $0.addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: lua_toboolean(L, 7) != 0) }
             lua_settop(L, 1); return 1
         } })
         // path:addRoundedRect(x, y, w, h, radii[, corners])
@@ -122,14 +123,15 @@ extension LuaPath {
             guard radii.width >= 0, radii.height >= 0 else {
                 throw CalunaError.invalid("\(a.api): radii must be ≥ 0 (got \(radii))")
             }
-            b.path.addRoundedRect(r, cornerRadii: radii, corners: try LuaPath.corners(a, 7))
+            let corners = try LuaPath.corners(a, 7)
+            try b.edit(adding: 10, a.api) { $0.addRoundedRect(r, cornerRadii: radii, corners: corners) }
             lua_settop(L, 1); return 1
         } })
         L.setFunction(-1, "addPath", { L in protect(L) { L in
             let a = Args(L: L, api: "Path:addPath")
             guard let b = LuaPath.box(L, 1) else { throw a.fail(1, "a Path") }
             guard let other = LuaPath.get(L, 2) else { throw a.fail(2, "a Path") }
-            b.path.addPath(other)
+            try b.edit(adding: other.elements.count, a.api) { $0.addPath(other) }
             lua_settop(L, 1); return 1
         } })
         // path:applyTransform(t): every point mapped by an affine transform, in place.
@@ -146,7 +148,7 @@ extension LuaPath {
             for q in p.points where !(q.isFinite && abs(q.x) <= maximumCoordinate && abs(q.y) <= maximumCoordinate) {
                 throw CalunaError.invalid("\(a.api): the transform takes a point to \(q), beyond ±1e8 points")
             }
-            b.path = p
+            try b.replace(with: p, a.api)
             lua_settop(L, 1); return 1
         } })
         L.setFunction(-1, "copy", { L in protect(L) { L in
@@ -165,7 +167,7 @@ extension LuaPath {
             let r = b.path.controlPointBounds
             lua_createtable(L, 0, 4)
             for (k, v) in [("x", r.origin.x), ("y", r.origin.y), ("width", r.size.width), ("height", r.size.height)] {
-                lua_pushnumber(L, v); lua_setfield(L, -2, k)
+                lua_pushnumber(L, v); L.setField(-2, k)
             }
             return 1
         } })

@@ -28,15 +28,23 @@ enum LuaPhysics {
         calu_newtable(L)
         for (name, fn) in methods { L.setFunction(-1, name, fn) }
         lua_setfield(L, registryIndex, meta + ".methods")
-        guard luaL_newmetatable(L, meta) != 0 else { L.pop(); return }
+        guard L.newMetatable(meta) else { L.pop(); return }
         L.push(meta); L.setField(-2, "__name")
         L.setFunction(-1, "__index", index)
         L.setFunction(-1, "__newindex", newIndex)
         switch meta {
-        case worldMeta: L.setFunction(-1, "__gc", { L in RetainedUserdata.release(lua_touserdata(L, 1), as: PhysicsWorld.self); return 0 })
-        case bodyMeta: L.setFunction(-1, "__gc", { L in RetainedUserdata.release(lua_touserdata(L, 1), as: PhysicsBody.self); return 0 })
-        case shapeMeta: L.setFunction(-1, "__gc", { L in RetainedUserdata.release(lua_touserdata(L, 1), as: PhysicsShape.self); return 0 })
-        default: L.setFunction(-1, "__gc", { L in RetainedUserdata.release(lua_touserdata(L, 1), as: PhysicsConstraint.self); return 0 })
+        case worldMeta: L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaPhysics.worldMeta), as: PhysicsWorld.self); return 0
+        } })
+        case bodyMeta: L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaPhysics.bodyMeta), as: PhysicsBody.self); return 0
+        } })
+        case shapeMeta: L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaPhysics.shapeMeta), as: PhysicsShape.self); return 0
+        } })
+        default: L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaPhysics.constraintMeta), as: PhysicsConstraint.self); return 0
+        } })
         }
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             if let w = LuaPhysics.world(L, 1) { L.push("physics.World(\(w.allBodies.count) bodies\(w.isDestroyed ? ", destroyed" : ""))") }
@@ -134,7 +142,7 @@ enum LuaPhysics {
     /// A method from the class's registry table.
     static func pushMethod(_ L: OpaquePointer, _ meta: String, _ key: String) -> Bool {
         lua_getfield(L, registryIndex, meta + ".methods")
-        if lua_getfield(L, -1, key) != LUA_TNIL { calu_remove(L, -2); return true }
+        if L.rawField(-1, key) != LUA_TNIL { calu_remove(L, -2); return true }
         L.pop(2)
         return false
     }
@@ -197,7 +205,7 @@ enum LuaPhysics {
             calu_newtable(L)
             L.push(kind.rawValue); L.setField(-2, "kind")
             lua_pushvalue(L, classMeta)
-            lua_setmetatable(L, -2)
+            L.setLockedMetatable(-2)
             L.setField(-3, constraintClassName(kind))
         }
         L.pop()

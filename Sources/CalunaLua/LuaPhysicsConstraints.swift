@@ -79,8 +79,10 @@ enum LuaArbiter {
     final class Box { let arbiter: Arbiter; init(_ a: Arbiter) { arbiter = a } }
 
     static func register(_ L: OpaquePointer) {
-        guard luaL_newmetatable(L, metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in RetainedUserdata.release(luaL_testudata(L, 1, LuaArbiter.metatable), as: Box.self); return 0 })
+        guard L.newMetatable(metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaArbiter.metatable), as: Box.self); return 0
+        } })
         L.setFunction(-1, "__index", index)
         L.setFunction(-1, "__newindex", newIndex)
         L.pop()

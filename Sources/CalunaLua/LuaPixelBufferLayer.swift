@@ -65,11 +65,11 @@ enum LuaPixelBufferLayer {
     } }
 
     static func register(_ L: OpaquePointer) {
-        guard luaL_newmetatable(L, metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in
+        guard L.newMetatable(metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaPixelBufferLayer.metatable), as: PixelBuffer.self)
             return 0
-        })
+        } })
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             let b = try LuaPixelBufferLayer.arg(Args(L: L, api: "PixelBuffer"), 1)
             L.push("PixelBuffer(\(b.width)×\(b.height)\(b.isValid ? "" : ", ended"))"); return 1

@@ -28,6 +28,9 @@ func protect(_ L: OpaquePointer?, _ body: (OpaquePointer) throws -> Int32) -> In
 
 let registryIndex = calu_registryindex()
 
+/// What `getmetatable` gives a script for any of caluna's objects and classes.
+let lockedMetatable = "caluna: locked"
+
 extension OpaquePointer {
     /// The Lua type name of the value at idx (for error messages).
     func typeName(_ idx: Int32) -> String {
@@ -54,11 +57,21 @@ extension OpaquePointer {
     }
 
     /// t[name] without metamethods (a table from user code may have any).
+    /// Anything but a table has no fields: nil is pushed (lua_rawget on a
+    /// non-table would read it as one).
     @discardableResult
     func rawField(_ idx: Int32, _ name: String) -> Int32 {
         let t = lua_absindex(self, idx)
+        guard lua_type(self, t) == LUA_TTABLE else { lua_pushnil(self); return LUA_TNIL }
         lua_pushstring(self, name)
         return lua_rawget(self, t)
+    }
+
+    /// Pushes {__mode = "v"}: the metatable of the registry's proxy caches.
+    func pushWeakValuesMetatable() {
+        calu_newtable(self)
+        push("v")
+        setField(-2, "__mode")
     }
 
     func setField(_ idx: Int32, _ name: String) {
@@ -75,6 +88,30 @@ extension OpaquePointer {
     }
 
     func pop(_ n: Int32 = 1) { calu_pop(self, n) }
+
+    /// Sets the table on top as the metatable of the value at `idx` (popping
+    /// it), locked first: a script's getmetatable sees a string, and cannot
+    /// reach the metamethods or replace the metatable.
+    func setLockedMetatable(_ idx: Int32) {
+        let target = lua_absindex(self, idx)
+        lockMetatable(-1)
+        lua_setmetatable(self, target)
+    }
+
+    /// luaL_newmetatable, the new metatable locked (see setLockedMetatable).
+    /// True when it was made (it is on top of the stack either way).
+    func newMetatable(_ name: String) -> Bool {
+        guard luaL_newmetatable(self, name) != 0 else { return false }
+        lockMetatable(-1)
+        return true
+    }
+
+    /// Gives the metatable at `idx` its `__metatable` field.
+    private func lockMetatable(_ idx: Int32) {
+        let t = lua_absindex(self, idx)
+        push(lockedMetatable)
+        setField(t, "__metatable")
+    }
 
     /// A constructor's table: calls `apply(key)` with t[key] on top of the
     /// stack for every key, in the order `rank` gives (ties by name), so
@@ -150,9 +187,8 @@ enum RetainedUserdata {
         if lua_getfield(L, registryIndex, cacheKey) != LUA_TTABLE {
             L.pop()
             calu_newtable(L)
-            calu_newtable(L)
-            L.push("v"); L.setField(-2, "__mode")
-            lua_setmetatable(L, -2)
+            L.pushWeakValuesMetatable()
+            L.setLockedMetatable(-2)
             lua_pushvalue(L, -1)
             lua_setfield(L, registryIndex, cacheKey)
         }

@@ -19,8 +19,10 @@ enum LuaTiming {
     }
 
     static func register(_ L: OpaquePointer) {
-        guard luaL_newmetatable(L, metatable) != 0 else { L.pop(); return }
-        L.setFunction(-1, "__gc", { L in RetainedUserdata.release(luaL_testudata(L, 1, LuaTiming.metatable), as: Box.self); return 0 })
+        guard L.newMetatable(metatable) else { L.pop(); return }
+        L.setFunction(-1, "__gc", { L in protect(L) { L in
+            RetainedUserdata.release(luaL_testudata(L, 1, LuaTiming.metatable), as: Box.self); return 0
+        } })
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             guard let f = LuaTiming.get(L, 1) else { return 0 }
             L.push("MediaTimingFunction(\(f))"); return 1
@@ -67,7 +69,7 @@ enum LuaTiming {
             }
             return 1
         } })
-        lua_setmetatable(L, -2)
+        L.setLockedMetatable(-2)
     }
 
     /// ca.easing: a table of functions, one per entry of Easing.all, built

@@ -12,9 +12,9 @@ enum LuaTransaction {
     static func registerNull(_ L: OpaquePointer) {
         _ = lua_newuserdatauv(L, 1, 0)
         calu_newtable(L)
-        L.setFunction(-1, "__tostring", { L in L?.push("ca.null"); return 1 })
+        L.setFunction(-1, "__tostring", { L in protect(L) { L in L.push("ca.null"); return 1 } })
         L.push("ca.null"); L.setField(-2, "__name")
-        lua_setmetatable(L, -2)
+        L.setLockedMetatable(-2)
         lua_setfield(L, registryIndex, nullKey)
     }
 
@@ -43,8 +43,8 @@ enum LuaTransaction {
             lua_pushinteger(L, lua_Integer(try LuaTransaction.stack(L).depth)); return 1
         } })
         // Single-threaded engine: lock and unlock have nothing to guard.
-        L.setFunction(-1, "lock", { _ in 0 })
-        L.setFunction(-1, "unlock", { _ in 0 })
+        L.setFunction(-1, "lock", { L in protect(L) { _ in 0 } })
+        L.setFunction(-1, "unlock", { L in protect(L) { _ in 0 } })
         L.setFunction(-1, "animationDuration", { L in protect(L) { L in
             lua_pushnumber(L, try LuaTransaction.stack(L).animationDuration); return 1
         } })

@@ -149,7 +149,7 @@ enum LuaTransform {
 
     static func register(_ L: OpaquePointer) {
         for metatable in [Transform3D.metatable, AffineTransform.metatable] {
-            if luaL_newmetatable(L, metatable) != 0 {
+            if L.newMetatable(metatable) {
                 L.setFunction(-1, "__index", { L in LuaTransform.method(L, "__index") { v, a in try LuaTransform.index(v, a.L) } })
                 L.setFunction(-1, "__newindex", { L in LuaTransform.method(L, "__newindex") { v, a in try LuaTransform.setField(v, a.L) } })
                 L.setFunction(-1, "__eq", { L in protect(L) { L in
@@ -284,7 +284,7 @@ enum LuaTransform {
         calu_newtable(L)
         L.setFunction(-1, "__index", index)
         L.setFunction(-1, "__call", call)
-        lua_setmetatable(L, -2)
+        L.setLockedMetatable(-2)
     }
 
     /// Pushes the `ca.Transform3D` class table.
