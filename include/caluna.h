@@ -117,8 +117,12 @@ extern "C" {
  *    1.6  input: pointer, key, tilt, resize and custom events (caluna_send_*), scripted
  *         input (caluna_send_json, caluna_load_events), handlers on the engine and on
  *         layers (caluna_on, caluna_layer_on, caluna_off) with hit testing, bubbling,
- *         pointer capture and the tap and pan gestures. */
-#define CALUNA_ABI_MINOR_VERSION 7
+ *         pointer capture and the tap and pan gestures.
+ *    1.7  specialised layers (see "Specialised layers").
+ *    1.8  the sandbox holds: caluna_sandbox_options and caluna_engine_set_sandbox_options
+ *         (time and output limits, granted directories), CALUNA_ERR_LIMIT; the memory cap
+ *         covers engine memory; path-taking calls refuse paths a sandbox does not grant. */
+#define CALUNA_ABI_MINOR_VERSION 8
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -161,8 +165,12 @@ typedef enum caluna_status {
     CALUNA_ERR_SCRIPT = 7,
     /** A file could not be read or written. */
     CALUNA_ERR_IO = 8,
-    /** An allocation was refused. */
-    CALUNA_ERR_OUT_OF_MEMORY = 9
+    /** An allocation was refused (also: an engine object over a sandbox's memory cap). */
+    CALUNA_ERR_OUT_OF_MEMORY = 9,
+    /** A sandboxed script spent its instruction budget or its time limit (since ABI 1.8).
+     *  The script is finished: every later call that would run it (load_*, a step that
+     *  reaches one of its callbacks) fails with this status at once. */
+    CALUNA_ERR_LIMIT = 10
 } caluna_status;
 
 /** "CALUNA_OK", "CALUNA_ERR_STALE_HANDLE", …; "CALUNA_ERR_UNKNOWN_STATUS" for any other
@@ -272,17 +280,51 @@ caluna_status caluna_engine_load_file(caluna_engine *e, const char *path);
  *  Status: as caluna_engine_load_file (INVALID_ARGUMENT for a NULL or non-UTF-8 source). */
 caluna_status caluna_engine_load_string(caluna_engine *e, const char *source, const char *chunk_name);
 
-/** Runs this engine's scripts in the untrusted-script sandbox: no io, os, debug or
- *  package library; no dofile/loadfile, binary chunks or C modules (`require` knows only
- *  "caluna"); the Lua state may hold at most `memory_limit` bytes (≥ 1 MiB) and run at
- *  most `instruction_limit` VM instructions in all (≥ 1000; every later callback
- *  included). A script that exceeds a limit fails with CALUNA_ERR_SCRIPT ("not enough
- *  memory" / "instruction budget exhausted"); the host and the engine carry on.
+/** Runs this engine's scripts in the untrusted-script sandbox (docs/sandbox.md): no io, os,
+ *  debug or package library; no dofile/loadfile, binary chunks or C modules (`require`
+ *  knows only "caluna"); no files (every call that names one — Lua's and this ABI's
+ *  caluna_render_png, caluna_image_load_file, caluna_image_write_png, caluna_load_events —
+ *  fails with CALUNA_ERR_IO, "… is not allowed in the sandbox"); at most `memory_limit`
+ *  bytes (≥ 1 MiB) of Lua heap and engine memory made for the script together; at most
+ *  `instruction_limit` VM instructions in all (≥ 1000; every later callback included; C
+ *  library work charged by what it touches); 60 s of script time; 1 MiB of print output.
+ *  Running out of memory fails with CALUNA_ERR_SCRIPT ("not enough memory") or
+ *  CALUNA_ERR_OUT_OF_MEMORY ("… memory limit …"); of budget or time with CALUNA_ERR_LIMIT,
+ *  after which the script is finished. The host and the engine carry on.
+ *  Same as caluna_engine_set_sandbox_options with those two limits and the defaults.
  *  Call it before the first caluna_engine_load_*.
  *  Status: OK; INVALID_ARGUMENT (limits too small, or a script was already loaded);
  *  STALE_HANDLE. */
 caluna_status caluna_engine_set_sandbox(caluna_engine *e, uint64_t memory_limit,
                                         int64_t instruction_limit);
+
+/** The sandbox's limits and grants (since ABI 1.8). Zero fields take the default. */
+typedef struct caluna_sandbox_options {
+    /** sizeof(caluna_sandbox_options): lets later versions grow the struct. */
+    uint32_t struct_size;
+    /** Bytes of Lua heap plus engine memory made for the script (≥ 1 MiB); 0: 256 MiB. */
+    uint64_t memory_limit;
+    /** VM instructions in all (≥ 1000); 0: 1e9. */
+    int64_t instruction_limit;
+    /** Seconds spent running the script, its callbacks and the engine work they ask for,
+     *  in all (in (0, 1e6]); checked by a watchdog thread; 0: 60. */
+    double time_limit;
+    /** Bytes `print` may write to stdout; later output is dropped; 0: 1 MiB. */
+    uint64_t output_limit;
+    /** NULL-terminated lists of directories (each must exist; resolved when set) whose files
+     *  the script (and the path-taking calls above) may read, or write and read. NULL: none.
+     *  A path is allowed when it resolves, links and ".." followed, inside one. At most
+     *  1024 entries each. caluna_engine_load_file, the host naming its own script, is not
+     *  restricted. */
+    const char *const *read_dirs;
+    const char *const *write_dirs;
+} caluna_sandbox_options;
+
+/** Sandboxes this engine's scripts with `options` (see caluna_engine_set_sandbox).
+ *  Call it before the first caluna_engine_load_*.
+ *  Status: OK; INVALID_ARGUMENT (NULL options, struct_size too small, a limit out of range,
+ *  a directory that does not exist, a script already loaded); STALE_HANDLE. */
+caluna_status caluna_engine_set_sandbox_options(caluna_engine *e, const caluna_sandbox_options *options);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Time                                                                                     */

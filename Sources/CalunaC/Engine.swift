@@ -120,6 +120,52 @@ public func caluna_engine_set_sandbox(_ e: OpaquePointer?, _ memoryLimit: UInt64
     }
 }
 
+/// The version-1 layout of caluna_sandbox_options (LP64).
+private enum SandboxOptionsLayout {
+    static let structSize = 0, memoryLimit = 8, instructionLimit = 16, timeLimit = 24, outputLimit = 32
+    static let readDirs = 40, writeDirs = 48
+    static let size: UInt32 = 56
+    /// Entries read from one directory list at most (a list without its NULL must not run on).
+    static let maximumDirectories = 1024
+}
+
+@_cdecl("caluna_engine_set_sandbox_options")
+public func caluna_engine_set_sandbox_options(_ e: OpaquePointer?, _ opts: UnsafeRawPointer?) -> Int32 {
+    withEngine(e, "caluna_engine_set_sandbox_options") { ce in
+        guard let opts else { throw CalunaError.invalid("options is NULL") }
+        typealias L = SandboxOptionsLayout
+        let n = opts.loadUnaligned(fromByteOffset: L.structSize, as: UInt32.self)
+        guard n >= L.size else {
+            throw CalunaError.invalid("options.struct_size is \(n), at least \(L.size) expected (set it to sizeof(caluna_sandbox_options))")
+        }
+        let defaults = LuaHost.Sandbox()
+        let memory = opts.loadUnaligned(fromByteOffset: L.memoryLimit, as: UInt64.self)
+        let instructions = opts.loadUnaligned(fromByteOffset: L.instructionLimit, as: Int64.self)
+        let time = opts.loadUnaligned(fromByteOffset: L.timeLimit, as: Double.self)
+        let output = opts.loadUnaligned(fromByteOffset: L.outputLimit, as: UInt64.self)
+        guard memory <= UInt64(Int.max) else { throw CalunaError.invalid("memory_limit is too large") }
+        guard output <= UInt64(Int.max) else { throw CalunaError.invalid("output_limit is too large") }
+        func directories(_ offset: Int, _ what: String) throws -> [String] {
+            guard let list = opts.loadUnaligned(fromByteOffset: offset, as: UnsafePointer<UnsafePointer<CChar>?>?.self) else { return [] }
+            var out: [String] = []
+            while let p = list[out.count] {
+                guard out.count < L.maximumDirectories else {
+                    throw CalunaError.invalid("\(what) has more than \(L.maximumDirectories) entries (is its NULL missing?)")
+                }
+                out.append(try string(p, what))
+            }
+            return out
+        }
+        let sb = LuaHost.Sandbox(memoryLimit: memory == 0 ? defaults.memoryLimit : Int(memory),
+                                 instructionLimit: instructions == 0 ? defaults.instructionLimit : instructions,
+                                 timeLimit: time == 0 ? defaults.timeLimit : time,
+                                 outputLimit: output == 0 ? defaults.outputLimit : Int(output),
+                                 readDirectories: try directories(L.readDirs, "read_dirs"),
+                                 writeDirectories: try directories(L.writeDirs, "write_dirs"))
+        try ce.setSandbox(sb)
+    }
+}
+
 // MARK: time
 
 @_cdecl("caluna_engine_step")

@@ -148,7 +148,8 @@ public func caluna_send_json(_ e: OpaquePointer?, _ json: UnsafePointer<CChar>?)
 public func caluna_load_events(_ e: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ count: UnsafeMutablePointer<Int32>?) -> Int32 {
     count?.pointee = 0
     return withEngine(e, "caluna_load_events") { ce in
-        let n = try ce.session.engine.loadEvents(path: try string(path, "path"))
+        let n = try ce.session.engine.loadEvents(path: try string(path, "path"), access: ce.session.fileAccess,
+                                                 api: "caluna_load_events")
         count?.pointee = try int32(n, "count")
     }
 }

@@ -241,7 +241,7 @@ public func caluna_image_load_file(_ e: OpaquePointer?, _ path: UnsafePointer<CC
         let o = try output(out, "out")
         let p = try string(path, "path")
         guard !p.isEmpty else { throw CalunaError(.invalidArgument, "path is empty") }
-        let img = try Image.load(path: p)
+        let img = try Image.load(path: p, access: ce.session.fileAccess, api: "caluna_image_load_file")
         ce.engine.noteImageDecoded()
         o.pointee = try ce.ownedImageID(img)
     }
@@ -340,6 +340,6 @@ public func caluna_image_write_png(_ e: OpaquePointer?, _ img: UInt64, _ path: U
         let i = try ce.image(img, "image")
         let p = try string(path, "path")
         guard !p.isEmpty else { throw CalunaError(.invalidArgument, "path is empty") }
-        try i.writePNG(to: p)
+        try i.writePNG(to: p, access: ce.session.fileAccess, api: "caluna_image_write_png")
     }
 }

@@ -51,7 +51,7 @@ extension CEngine {
     func newLayer(_ kind: LayerKind) throws -> UInt64 {
         // The handle table holds layers weakly: keep this one alive until
         // the caller's reference is recorded.
-        let layer = engine.makeLayer(kind: kind)
+        let layer = try engine.createLayer(kind: kind)
         let id = handles.id(for: layer)
         try withExtendedLifetime(layer) { try handles.retain(id) }
         return id

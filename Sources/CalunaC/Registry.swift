@@ -73,6 +73,11 @@ final class CEngine {
         guard host == nil else {
             throw CalunaError.invalid("the sandbox must be set before the first script is loaded")
         }
+        try sb.validate()
+        // The gate and the cap hold from now on, for the host's path calls too,
+        // not only once a script runs.
+        session.fileAccess = try FileAccess.sandboxed(read: sb.readDirectories, write: sb.writeDirectories)
+        session.memory.limit = sb.memoryLimit
         sandbox = sb
     }
 
@@ -191,7 +196,7 @@ private let refusedInCallbacks: Set<String> = [
     "caluna_engine_destroy", "caluna_engine_step", "caluna_engine_advance", "caluna_engine_flush",
     "caluna_transaction_flush",
     "caluna_render", "caluna_render_png", "caluna_engine_load_file", "caluna_engine_load_string",
-    "caluna_engine_set_sandbox",
+    "caluna_engine_set_sandbox", "caluna_engine_set_sandbox_options",
 ]
 
 /// The calling thread as a number (never 0 for a live thread on Linux).
@@ -280,7 +285,7 @@ func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throw
     pthread_setspecific(currentEngineKey, Unmanaged.passUnretained(ce).toOpaque())
     defer { pthread_setspecific(currentEngineKey, outer) }
     do {
-        try body(ce)
+        try ce.session.memory.withCurrent { try body(ce) }
         return CalunaStatus.ok
     } catch {
         let e = calunaError(error, function)

@@ -39,6 +39,6 @@ public func caluna_render_png(_ e: OpaquePointer?, _ path: UnsafePointer<CChar>?
     withEngine(e, "caluna_render_png") { ce in
         let p = try string(path, "path")
         guard !p.isEmpty else { throw CalunaError(.invalidArgument, "path is empty") }
-        try ce.engine.render().writePNG(to: p)
+        try ce.engine.render().writePNG(to: p, access: ce.session.fileAccess, api: "caluna_render_png")
     }
 }

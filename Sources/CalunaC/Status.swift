@@ -10,8 +10,9 @@ let calunaVersion = "0.1.0"
 let calunaABIVersion: Int32 = 1
 /// Grows with compatible additions (1: animations, presentation, timers, easing;
 /// 2: transactions, layer actions, Transition; 3: images, contents, effects, drawing, stats;
-/// 4: physics; 5: transforms, CATransformLayer; 6: input events and handlers).
-let calunaABIMinorVersion: Int32 = 7
+/// 4: physics; 5: transforms, CATransformLayer; 6: input events and handlers; 7: specialised
+/// layers; 8: the sandbox options and CALUNA_ERR_LIMIT).
+let calunaABIMinorVersion: Int32 = 8
 
 /// A C string that lives for the whole process.
 func staticCString(_ s: String) -> UnsafePointer<CChar> {
@@ -36,6 +37,7 @@ private let statusNames: [Int32: UnsafePointer<CChar>] = {
         (.scriptError, "CALUNA_ERR_SCRIPT"),
         (.ioError, "CALUNA_ERR_IO"),
         (.outOfMemory, "CALUNA_ERR_OUT_OF_MEMORY"),
+        (.limitReached, "CALUNA_ERR_LIMIT"),
     ]
     var d: [Int32: UnsafePointer<CChar>] = [:]
     for (code, name) in names { d[code?.rawValue ?? 0] = staticCString(name) }

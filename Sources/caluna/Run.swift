@@ -120,7 +120,7 @@ struct Run: ParsableCommand {
                 try session.engine.advance(to: max(t, session.engine.mediaTime))
                 let image = try session.engine.render()
                 lastPath = single ? output : joinPath(output, "frame_" + zeroPadded(i, digits) + ".png")
-                if atomic { try writePNGAtomically(image, to: lastPath) } else { try image.writePNG(to: lastPath) }
+                if atomic { try writePNGAtomically(image, to: lastPath) } else { try image.writePNG(to: lastPath, access: .unrestricted) }
                 written.append(lastPath)
                 if stats {
                     let s = session.engine.stats
@@ -199,7 +199,7 @@ struct Run: ParsableCommand {
 func queueEvents(_ path: String?, in session: Session) throws {
     guard let path else { return }
     do {
-        try session.engine.loadEvents(path: path)
+        try session.engine.loadEvents(path: path, access: .unrestricted)
     } catch {
         throw fail(error, host: nil, trace: false)
     }
@@ -212,7 +212,7 @@ func writePNGAtomically(_ image: Image, to path: String) throws {
     parts[parts.count - 1] = "." + parts[parts.count - 1] + ".tmp"
     let temporary = parts.joined(separator: "/")
     do {
-        try image.writePNG(to: temporary)
+        try image.writePNG(to: temporary, access: .unrestricted)
     } catch let e as CalunaError {
         unlink(temporary)
         // Name the file asked for, not the temporary one.

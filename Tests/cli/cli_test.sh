@@ -77,13 +77,27 @@ check "--sandbox has no io library" '[ $rc -ne 0 ] && grep -q "io.lua:1: attempt
 check "without --sandbox the same script runs" '[ $rc -eq 0 ]'
 printf 'local ca = require "caluna"\nlocal img = ca.Image.load("/etc/passwd")\n' > "$tmp/img.lua"
 "$cli" run "$tmp/img.lua" -o "$tmp/img/" --sandbox 2>"$tmp/err"; rc=$?
-check "--sandbox reads no files through ca.Image.load" '[ $rc -ne 0 ] && grep -q "files are not available in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
+check "--sandbox reads no files through ca.Image.load" '[ $rc -ne 0 ] && grep -q "is not allowed in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
 printf 'local ca = require "caluna"\nca.Image.fromPixels(1, 1, "abcd"):write("/tmp/caluna-sandbox-escape.png")\n' > "$tmp/imgw.lua"
 "$cli" run "$tmp/imgw.lua" -o "$tmp/imgw/" --sandbox 2>"$tmp/err"; rc=$?
-check "--sandbox writes no files through Image:write" '[ $rc -ne 0 ] && grep -q "files are not available in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
+check "--sandbox writes no files through Image:write" '[ $rc -ne 0 ] && grep -q "is not allowed in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
 printf 'local ca = require "caluna"\nwhile true do end\n' > "$tmp/spin.lua"
 "$cli" run "$tmp/spin.lua" -o "$tmp/spin/" --sandbox --instruction-limit 100000 2>"$tmp/err"; rc=$?
 check "--sandbox stops an endless loop" '[ $rc -ne 0 ] && grep -q "instruction budget exhausted" "$tmp/err"' "$(cat "$tmp/err")"
+check "a spent budget exits 3 (the sandbox stopped the script)" '[ $rc -eq 3 ]' "rc=$rc"
+printf 'while true do end\n' > "$tmp/slow.lua"
+start=$(date +%s)
+"$cli" run "$tmp/slow.lua" -o "$tmp/slow/" --sandbox --instruction-limit 1000000000000 --time-limit 1 2>"$tmp/err"; rc=$?
+check "--time-limit stops a spin with a huge budget within seconds" '[ $rc -eq 3 ] && grep -q "time limit exhausted" "$tmp/err" && [ $(( $(date +%s) - start )) -le 5 ]' "rc=$rc $(cat "$tmp/err")"
+printf 'local s = ("x"):rep(1000)\nfor i = 1, 100 do print(s) end\n' > "$tmp/chatty.lua"
+"$cli" run "$tmp/chatty.lua" -o "$tmp/chatty/" -q --sandbox --output-limit 10 >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--output-limit caps print at its bytes and says so once" '[ $rc -eq 0 ] && [ $(wc -c < "$tmp/out") -eq 10240 ] && [ $(grep -c "output limit" "$tmp/err") -eq 1 ]' "rc=$rc bytes=$(wc -c < "$tmp/out")"
+mkdir -p "$tmp/granted"
+printf 'local ca = require "caluna"\nca.render("%s/granted/ok.png")\nassert(ca.Image.load("%s/granted/ok.png").width == 320)\nca.render("%s/granted/../escape.png")\n' "$tmp" "$tmp" "$tmp" > "$tmp/grant.lua"
+"$cli" run "$tmp/grant.lua" -o "$tmp/grant/" -q --sandbox --allow-write "$tmp/granted" 2>"$tmp/err"; rc=$?
+check "--allow-write grants a directory; .. out of it is refused" '[ $rc -eq 1 ] && [ -f "$tmp/granted/ok.png" ] && [ ! -e "$tmp/escape.png" ] && grep -q "grant.lua:4: caluna: ca.render: writing .* is not allowed in the sandbox" "$tmp/err"' "$(cat "$tmp/err")"
+"$cli" run "$tmp/grant.lua" -o "$tmp/grant/" -q --allow-write "$tmp/granted" 2>"$tmp/err"; rc=$?
+check "--allow-write without --sandbox is a usage error" '[ $rc -ne 0 ] && grep -q "go with --sandbox" "$tmp/err"' "$(cat "$tmp/err")"
 printf 'local t = {}\nfor i = 1, 1e9 do t[i] = {} end\n' > "$tmp/bomb.lua"
 "$cli" run "$tmp/bomb.lua" -o "$tmp/bomb/" --sandbox --memory-limit 16 2>"$tmp/err"; rc=$?
 check "--sandbox stops a memory bomb" '[ $rc -ne 0 ] && grep -q "not enough memory" "$tmp/err"' "$(cat "$tmp/err")"

@@ -198,7 +198,7 @@ static void fuzz_context_call(caluna_engine *e, caluna_layer layer, caluna_conte
                           : caluna_context_clip_bounding_box(e, c, &box[0], &box[1], &box[2], below(8) ? &box[3] : NULL); break;
     default: s = caluna_layer_render_in_context(e, below(2) ? layer : layer_pool[below(layer_pool_size)], c); break;
     }
-    if ((int)s < 0 || (int)s > 9 || (s != CALUNA_OK && caluna_last_error(e)[0] == '\0')) draw_statuses_bad++;
+    if ((int)s < 0 || (int)s > CALUNA_ERR_LIMIT || (s != CALUNA_OK && caluna_last_error(e)[0] == '\0')) draw_statuses_bad++;
 }
 
 static int32_t fuzz_draw(caluna_engine *e, caluna_layer layer, caluna_context ctx, void *user) {
@@ -543,7 +543,7 @@ int main(void) {
             ok++;
         } else {
             failed++;
-            if ((int)s < 1 || (int)s > 9) unknown_status++;
+            if ((int)s < 1 || (int)s > CALUNA_ERR_LIMIT) unknown_status++;
             const char *msg = caluna_last_error(engine_less ? NULL : e);
             if (msg == NULL || msg[0] == '\0') silent_failure++;
             if (engine_less && strstr(msg, "caluna_") != msg) no_engine_silent++;
