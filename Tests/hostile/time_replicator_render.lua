@@ -1,0 +1,11 @@
+-- Two nested replicators of 10,000 instances: one ca.render draws 10^8 layers.
+-- expect: time limit|instruction budget exhausted
+-- exit: 3
+-- args: --instruction-limit 1000000 --memory-limit 64 --time-limit 2
+local ca = require "caluna"
+local outer = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 10000 }
+local inner = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 10000 }
+inner:addSublayer(ca.Layer{ frame = {0, 0, 1, 1}, backgroundColor = "red" })
+outer:addSublayer(inner)
+ca.root:addSublayer(outer)
+ca.render()
