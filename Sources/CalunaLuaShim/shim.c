@@ -66,9 +66,10 @@ int calu_pcall(lua_State *L, int nargs, int nresults, int msgh) {
     }
     int saved = st->in_swift;
     st->in_swift = 0;
-    if (st->depth++ == 0) atomic_store(&st->entered_ns, calu_now_ns());
+    int timed = st->time_limit_ns > 0;  /* the clock is read only when a limit needs it */
+    if (timed && st->depth++ == 0) atomic_store(&st->entered_ns, calu_now_ns());
     int status = lua_pcall(L, nargs, nresults, msgh);
-    if (--st->depth == 0) {
+    if (timed && --st->depth == 0) {
         long long entered = atomic_exchange(&st->entered_ns, 0);
         atomic_fetch_add(&st->spent_ns, calu_now_ns() - entered);
     }
