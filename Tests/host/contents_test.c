@@ -159,6 +159,7 @@ static void bad(host *h, caluna_engine *e, caluna_status got, caluna_status want
 static int32_t hostile_cb(caluna_engine *e, caluna_layer layer, caluna_context ctx, void *user) {
     host *h = (host *)user;
     double cols[8] = { 1, 0, 0, 1, 0, 0, 1, 1 }, nan_cols[4] = { NAN, 0, 0, 1 }, dash[2] = { 0, 0 };
+    double dash_on_off[2] = { 2, 2 };
     double locs[2] = { 0, 2 }, w = 0, hh = 0, ctm[6];
     caluna_path_element el[2];
     h->calls++;
@@ -183,6 +184,10 @@ static int32_t hostile_cb(caluna_engine *e, caluna_layer layer, caluna_context c
     BAD(h, e, caluna_context_get_ctm(e, ctx, NULL), CALUNA_ERR_INVALID_ARGUMENT);
     BAD(h, e, caluna_context_get_ctm(e, ctx, ctm), CALUNA_OK);
     BAD(h, e, caluna_context_begin_path(e, ctx), CALUNA_OK);
+    /* A dashed stroke of an empty path: cairo has no path data for it (once a trap). */
+    BAD(h, e, caluna_context_set_line_dash(e, ctx, 0, dash_on_off, 2), CALUNA_OK);
+    BAD(h, e, caluna_context_stroke_path(e, ctx), CALUNA_OK);
+    BAD(h, e, caluna_context_set_line_dash(e, ctx, 0, NULL, 0), CALUNA_OK);
     BAD(h, e, caluna_context_add_line_to(e, ctx, 1, 1), CALUNA_ERR_INVALID_ARGUMENT);
     BAD(h, e, caluna_context_close_path(e, ctx), CALUNA_ERR_INVALID_ARGUMENT);
     BAD(h, e, caluna_context_add_arc(e, ctx, 0, 0, -1, 0, 1, 1), CALUNA_ERR_INVALID_ARGUMENT);

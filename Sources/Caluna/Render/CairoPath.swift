@@ -59,10 +59,13 @@ enum DashLimit {
     static func currentPathLength(_ cr: OpaquePointer) -> Double {
         guard let path = cairo_copy_path(cr) else { return 0 }
         defer { cairo_path_destroy(path) }
+        // An empty path has no data (NULL), and a path in error none either.
+        guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return 0 }
+        let count = Int(path.pointee.num_data)
         var length = 0.0, previous: Point? = nil, i = 0
-        let data = path.pointee.data!
-        while i < Int(path.pointee.num_data) {
+        while i < count {
             let header = data[i].header
+            guard header.length >= 1, i + Int(header.length) <= count else { break }
             for k in 1..<Int(header.length) {
                 let p = Point(data[i + k].point.x, data[i + k].point.y)
                 if header.type != CAIRO_PATH_MOVE_TO, let q = previous { length += q.distance(to: p) }
