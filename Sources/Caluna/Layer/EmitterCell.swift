@@ -178,13 +178,27 @@ public struct EmitterCellProperty {
                     throw CalunaError.invalid("EmitterCell.birthRate: \(fmt(v)) is more than \(fmt(EmitterSimulation.maximumBirthRate)) particles per second")
                 }
             } else {
-                try LayerProperty.checkMagnitude("EmitterCell.\(key)", v)
+                try LayerProperty.checkMagnitude("EmitterCell.\(key)", unit: EmitterCell.unit(of: key), v)
             }
         }
     }
 }
 
 extension EmitterCell {
+    /// What a numeric value measures, for messages.
+    static func unit(of key: String) -> String {
+        switch key {
+        case "lifetime", "lifetimeRange": return "seconds"
+        case "velocity", "velocityRange": return "points per second"
+        case "xAcceleration", "yAcceleration", "zAcceleration": return "points per second²"
+        case "emissionLatitude", "emissionLongitude", "emissionRange": return "radians"
+        case "spin", "spinRange": return "radians per second"
+        case "scale", "scaleRange": return "(a scale factor)"
+        case "scaleSpeed": return "per second"
+        default: return key.hasSuffix("Speed") ? "per second" : key.hasSuffix("Range") ? "(colour components)" : "points"
+        }
+    }
+
     /// The numeric values, in table order, and whether each must be ≥ 0.
     static let numberRows: [(String, WritableKeyPath<EmitterCellParameters, Double>, Bool)] = [
         ("birthRate", \.birthRate, true), ("lifetime", \.lifetime, true), ("lifetimeRange", \.lifetimeRange, true),

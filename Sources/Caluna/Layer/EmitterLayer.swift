@@ -46,25 +46,28 @@ extension LayerProperties {
     /// is made (particles already born keep what they were born with).
     private static func noteEmitterChange(_ layer: Layer) { EmitterSimulation.noteChange(of: layer) }
 
+    /// `unit`: what the value measures, for messages (the layer's birthRate,
+    /// lifetime, velocity, scale and spin multiply the cells' own).
     private static func emitterNumber(_ key: String, _ path: WritableKeyPath<SpecialisedLayerState, Double>,
-                                      animatable: Bool = true, nonNegative: Bool = false) -> LayerProperty {
+                                      animatable: Bool = true, nonNegative: Bool = false,
+                                      unit: String = "times the cells' values") -> LayerProperty {
         .specialised(key, path, animatable: animatable, check: { v in
             if nonNegative { try LayerProperty.nonNegative(key, v) }
-            try LayerProperty.checkMagnitude(key, v)
+            try LayerProperty.checkMagnitude(key, unit: unit, v)
         }, didChange: noteEmitterChange)
     }
 
     static let emitterLayer: [LayerProperty] = [
         .specialised("emitterPosition", \.emitter.emitterPosition, animatable: true,
                      check: { try LayerProperty.checkMagnitude("emitterPosition", $0.x, $0.y) }, didChange: noteEmitterChange),
-        emitterNumber("emitterZPosition", \.emitter.emitterZPosition),
+        emitterNumber("emitterZPosition", \.emitter.emitterZPosition, unit: "points"),
         .specialised("emitterSize", \.emitter.emitterSize, animatable: true, check: { s in
             try LayerProperty.checkMagnitude("emitterSize", s.width, s.height)
             guard s.width >= 0, s.height >= 0 else {
                 throw CalunaError.invalid("emitterSize: width and height must not be negative (got \(s))")
             }
         }, didChange: noteEmitterChange),
-        emitterNumber("emitterDepth", \.emitter.emitterDepth, nonNegative: true),
+        emitterNumber("emitterDepth", \.emitter.emitterDepth, nonNegative: true, unit: "points"),
         .specialisedChoice("emitterShape", \.emitter.emitterShape, didChange: noteEmitterChange),
         .specialisedChoice("emitterMode", \.emitter.emitterMode, didChange: noteEmitterChange),
         .specialisedChoice("renderMode", \.emitter.renderMode),

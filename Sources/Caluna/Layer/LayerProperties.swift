@@ -171,9 +171,11 @@ extension LayerProperty {
                allowsInfinity: MediaTiming.allowsInfinity(key)) { try MediaTiming.check(key, $0) }
     }
 
-    public static func checkMagnitude(_ key: String, _ values: Double...) throws {
+    /// Refuses a value beyond ±maximumCoordinate; `unit` names what the
+    /// value measures in the message (points unless said otherwise).
+    public static func checkMagnitude(_ key: String, unit: String = "points", _ values: Double...) throws {
         for v in values where abs(v) > maximumCoordinate {
-            throw CalunaError(.invalidArgument, "\(key): \(v) is beyond the supported range ±\(fmt(maximumCoordinate)) points")
+            throw CalunaError(.invalidArgument, "\(key): \(v) is beyond the supported range ±\(fmt(maximumCoordinate)) \(unit)")
         }
     }
 
