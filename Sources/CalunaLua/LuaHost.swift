@@ -2,6 +2,7 @@ import CLua
 import CalunaLuaShim
 import Caluna
 import CalunaBridge
+import Glibc
 
 /// A Lua state with the standard libraries and the `caluna` module bound to
 /// one Session: what the CLI and the C ABI use to run scripts.
@@ -196,6 +197,12 @@ public final class LuaHost {
 
     /// Runs a script file. Errors: CalunaError(.scriptError, "file:line: message").
     public func runFile(_ path: String) throws {
+        // A FIFO or a device would block the open (or never end): scenes are regular files.
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            let what = st.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
+            throw CalunaError(.ioError, "cannot read '\(path)': \(what)")
+        }
         let status = luaL_loadfilex(L, path, nil)
         if status == LUA_ERRFILE {
             // A file that cannot be opened or read is an I/O error, not a script error.

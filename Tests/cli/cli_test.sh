@@ -107,6 +107,9 @@ for f in $(grep -oE '^caluna_status caluna_[a-z0-9_]+\([^)]*const char \*(path|f
   grep -q "REFUSED(e, $f(" "$repo/Tests/host/sandbox_test.c" || untested="$untested $f"
 done
 check "every path-taking C call has a sandbox refusal test" '[ -z "$untested" ]' "untested:$untested"
+mkfifo "$tmp/fifo.lua"
+timeout 10 "$cli" run "$tmp/fifo.lua" -o "$tmp/fifo/" 2>"$tmp/err"; rc=$?
+check "a FIFO as the scene is refused at once, not waited on" '[ $rc -eq 1 ] && grep -q "not a regular file" "$tmp/err"' "rc=$rc $(cat "$tmp/err")"
 printf 'local t = {}\nfor i = 1, 1e9 do t[i] = {} end\n' > "$tmp/bomb.lua"
 "$cli" run "$tmp/bomb.lua" -o "$tmp/bomb/" --sandbox --memory-limit 16 2>"$tmp/err"; rc=$?
 check "--sandbox stops a memory bomb" '[ $rc -ne 0 ] && grep -q "not enough memory" "$tmp/err"' "$(cat "$tmp/err")"
