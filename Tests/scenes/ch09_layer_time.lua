@@ -876,3 +876,22 @@ T.test("D16 discrete keyframes hold each value until the next key time", functio
   ca.advance(2); T.near(px(L), 50, EPS)
   ca.advance(3.9); T.near(px(L), 50, EPS)
 end, opts)
+
+T.test("times stay finite: local times are clamped to ±1e15 s however extreme the speeds (hostile)", function()
+  local a = ca.Layer{ speed = 1e308 }
+  local b = ca.Layer{ speed = 1e308 }
+  local c = ca.Layer{ speed = 1e-308 }
+  ca.root:addSublayer(a); a:addSublayer(b); b:addSublayer(c)
+  ca.advance(1)
+  T.eq(b:localTime(), 1e15)
+  T.eq(b:convertTime(1, nil), 1e15)
+  T.eq(b:convertTime(-1e300, nil), -1e15)
+  T.eq(c:convertTime(1, b), 0)
+  local back = a:convertTime(1e300, b)
+  T.truthy(back == back and math.abs(back) < math.huge, "convertTime back up the chain is finite (" .. back .. ")")
+  local anim = ca.BasicAnimation{ keyPath = "opacity", fromValue = 0, toValue = 1, duration = 1, speed = 1e308 }
+  c:addAnimation(anim, "fade")
+  ca.advance(2)
+  local o = c:presentation().opacity
+  T.truthy(o == o and o >= 0 and o <= 1, "a 1e308-speed animation under them samples a finite opacity (" .. o .. ")")
+end)

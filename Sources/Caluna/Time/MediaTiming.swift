@@ -31,16 +31,25 @@ public struct MediaTiming: Equatable, Sendable {
     /// The default duration of an animation whose duration is 0.
     public static let defaultDuration = 0.25
 
+    /// Local and parent times are clamped to ±maximumTime seconds: speeds
+    /// are any finite number (as Apple's), and a chain of huge (or tiny)
+    /// speeds would otherwise reach ±∞ and NaN in localTime, convertTime and
+    /// drawFrame. 1e15 s is far past any clock (which ends at 1e9 s).
+    public static let maximumTime = 1e15
+
+    @inline(__always)
+    static func clamped(_ t: Double) -> Double { t.isNaN ? 0 : min(max(t, -maximumTime), maximumTime) }
+
     /// Parent time → active local time. Layers use only this stage: they are
     /// unbounded in time, so their duration, repeats and fill have no effect.
     @inline(__always)
-    public func localTime(fromParent tp: Double) -> Double { (tp - beginTime) * speed + timeOffset }
+    public func localTime(fromParent tp: Double) -> Double { MediaTiming.clamped((tp - beginTime) * speed + timeOffset) }
 
     /// Active local time → parent time. A paused object (speed 0) maps every
     /// parent time to one local time; its inverse is taken to be `beginTime`.
     @inline(__always)
     public func parentTime(fromLocal t: Double) -> Double {
-        speed == 0 ? beginTime : (t - timeOffset) / speed + beginTime
+        speed == 0 ? beginTime : MediaTiming.clamped((t - timeOffset) / speed + beginTime)
     }
 
     /// The timing keys that take infinity (repeat forever).
@@ -89,7 +98,7 @@ extension MediaTiming {
     /// that ends with the group holds its last frame.
     public func sample(parentTime tp: Double, duration d: Double, endInclusive: Bool = false) -> TimingSample {
         let active = activeDuration(iteration: d)
-        var elapsed = (tp - beginTime) * speed
+        var elapsed = MediaTiming.clamped((tp - beginTime) * speed)
         // Times are clock ticks turned into doubles and ends are sums such as
         // 0.1 + 0.2: within a hair of a boundary counts as on it, so an
         // animation ends at the tick nearest its end, not one tick later.
