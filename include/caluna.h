@@ -1064,8 +1064,9 @@ caluna_status caluna_layer_get_presentation(caluna_engine *e, caluna_layer layer
  *  `to`'s; 0 for either means media time (the engine clock). A layer's local time is
  *  (parent time − beginTime) × speed + timeOffset, applied from the root down ("beginTime",
  *  "speed", "timeOffset" are layer keys for caluna_layer_set). A paused layer (speed 0) maps
- *  back to its beginTime. Status: OK; INVALID_ARGUMENT (t NaN/∞, out NULL, a result that is
- *  not finite); STALE_HANDLE. */
+ *  back to its beginTime. Local times are clamped to ±1e15 s (extreme speeds cannot make
+ *  them infinite). Status: OK; INVALID_ARGUMENT (t NaN, ∞ or beyond ±1e15, out NULL);
+ *  STALE_HANDLE. */
 caluna_status caluna_layer_convert_time(caluna_engine *e, caluna_layer from, caluna_layer to, double t,
                                         double *out);
 

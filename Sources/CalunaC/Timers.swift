@@ -310,7 +310,7 @@ public func caluna_layer_convert_time(_ e: OpaquePointer?, _ from: UInt64, _ to:
     out?.pointee = 0
     return withEngine(e, "caluna_layer_convert_time") { ce in
         let o = try output(out, "out")
-        try finite([("t", t)])
+        try MediaTiming.checkTime(t, "t")
         let f = try ce.optionalLayer(from, "from"), d = try ce.optionalLayer(to, "to")
         let r: Double
         switch (f, d) {

@@ -74,6 +74,7 @@ enum LuaLayerAnimations {
             let a = Args(L: L, api: api)
             let layer = try LuaLayer.arg(a, 1)
             let t = try a.number(2)
+            try MediaTiming.checkTime(t, "\(api): argument 2")
             let other = try LuaLayer.optionalArg(a, 3)
             if let other, other.engine !== layer.engine {
                 throw CalunaError(.treeError, "\(api): the layers belong to different engines")

@@ -40,6 +40,14 @@ public struct MediaTiming: Equatable, Sendable {
     @inline(__always)
     static func clamped(_ t: Double) -> Double { t.isNaN ? 0 : min(max(t, -maximumTime), maximumTime) }
 
+    /// Refuses a time given to convertTime that is not finite or beyond
+    /// ±maximumTime (it could only come back clamped).
+    public static func checkTime(_ t: Double, _ what: String) throws {
+        guard t.isFinite, abs(t) <= maximumTime else {
+            throw CalunaError.invalid("\(what) must be a time within ±1e15 s (got \(t))")
+        }
+    }
+
     /// Parent time → active local time. Layers use only this stage: they are
     /// unbounded in time, so their duration, repeats and fill have no effect.
     @inline(__always)
