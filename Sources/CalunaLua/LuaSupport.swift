@@ -116,7 +116,10 @@ extension OpaquePointer {
     /// A constructor's table: calls `apply(key)` with t[key] on top of the
     /// stack for every key, in the order `rank` gives (ties by name), so
     /// `ca.Layer{…}` and `ca.BasicAnimation{…}` apply keys in a fixed order
-    /// whatever order the table stores them in. Keys must be strings.
+    /// whatever order the table stores them in. Keys must be strings; a
+    /// table of more than `maximumConstructorKeys` is refused as soon as the
+    /// walk passes that many (no class has so many settable keys, so one must
+    /// be unknown: two million keys must not cost seconds before the error).
     func applyFields(of t: Int32, _ api: String, rank: (String) -> Int, _ apply: (String) throws -> Void) throws {
         var keys: [String] = []
         lua_pushnil(self)
@@ -125,6 +128,10 @@ extension OpaquePointer {
                 let what = typeName(-2)
                 pop(2)
                 throw CalunaError(.typeMismatch, "\(api){…}: keys must be property names, got a \(what) key")
+            }
+            guard keys.count < maximumConstructorKeys else {
+                pop(2)
+                throw CalunaError(.unknownKey, "\(api){…}: more than \(maximumConstructorKeys) keys (no class has that many properties)")
             }
             keys.append(k)
             pop()
@@ -136,6 +143,9 @@ extension OpaquePointer {
         }
     }
 }
+
+/// The most keys a constructor table may have (LuaSupport.applyFields).
+let maximumConstructorKeys = 1024
 
 /// Argument checking that throws (Swift errors, not Lua errors).
 struct Args {

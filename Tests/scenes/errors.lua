@@ -305,3 +305,14 @@ T.test("a Lua string with a NUL inside is kept whole, not cut at the NUL", funct
   -- Text layers refuse it (pango lays out C strings): an error, not a silent cut.
   T.raises(function() ca.TextLayer{ string = "x\0y" } end, "NUL")
 end)
+
+T.test("a constructor table of more than 1024 keys is refused while it is walked (hostile)", function()
+  local t = {}
+  for i = 1, 200000 do t["k" .. i] = i end
+  T.raises(function() ca.Layer(t) end, "ca.Layer{…}: more than 1024 keys")
+  T.raises(function() ca.BasicAnimation(t) end, "more than 1024 keys")
+  -- 1024 keys are still walked and the first unknown one named.
+  local few = {}
+  for i = 1, 1024 do few["k" .. i] = i end
+  T.raises(function() ca.Layer(few) end, "k")
+end)
