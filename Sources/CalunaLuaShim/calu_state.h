@@ -7,7 +7,7 @@
 #define CALU_STATE_H
 #include <stdatomic.h>
 #include <stddef.h>
-#include <lua5.4/lua.h>
+#include "CalunaLuaShim.h"
 
 /* A hook call every this many VM instructions (the budget's granularity). */
 #define CALU_BUDGET_STEP 1000
@@ -39,6 +39,24 @@ calu_state *calu_state_of(lua_State *L);
 long long calu_now_ns(void);
 /* Marks the script finished (first reason wins). */
 void calu_stop(calu_state *st, int reason);
+/* Spends `units` of the budget (nothing without one); true once it is spent,
+ * which finishes the script. The hook, charged C work and the allocator all
+ * spend through here. */
+static inline int calu_spend(calu_state *st, long long units) {
+    if (st->budget < 0 || units <= 0) return 0;
+    st->budget = units >= st->budget ? 0 : st->budget - units;
+    if (st->budget > 0) return 0;
+    calu_stop(st, CALU_STOP_BUDGET);
+    return 1;
+}
+
+/* True when `grow` more bytes would pass the cap on Lua heap + engine bytes. */
+static inline int calu_over_cap(calu_state *st, size_t grow) {
+    if (!st->limit) return 0;
+    size_t external = st->external ? st->external(st->external_ctx) : 0;
+    return external > st->limit || st->used + external + grow > st->limit;
+}
+
 /* Raises the stop error (an interned message: raising it allocates nothing). */
 int calu_raise_stop(lua_State *L);
 /* The watchdog: states with a time limit are checked every few milliseconds. */

@@ -58,23 +58,14 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     calu_state *st = calu_state_of(L);
     if (!st) return;
-    if (st->budget >= 0) {
-        st->budget -= CALU_BUDGET_STEP;
-        if (st->budget <= 0) {
-            st->budget = 0;
-            calu_stop(st, CALU_STOP_BUDGET);
-        }
-    }
+    calu_spend(st, CALU_BUDGET_STEP);
     if (atomic_load_explicit(&st->stop, memory_order_relaxed)) calu_raise_stop(L);
 }
 
 void calu_charge(lua_State *L, long long units) {
     calu_state *st = calu_state_of(L);
     if (!st) return;
-    if (st->budget >= 0 && units > 0) {
-        st->budget = units >= st->budget ? 0 : st->budget - units;
-        if (st->budget == 0) calu_stop(st, CALU_STOP_BUDGET);
-    }
+    calu_spend(st, units);
     if (atomic_load_explicit(&st->stop, memory_order_relaxed)) calu_raise_stop(L);
 }
 
@@ -83,11 +74,6 @@ void calu_full_gc(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 int calu_has_limits(lua_State *L) {
     calu_state *st = calu_state_of(L);
     return st && (st->budget >= 0 || st->time_limit_ns > 0 || atomic_load(&st->stop));
-}
-
-long long calu_budget_left(lua_State *L) {
-    calu_state *st = calu_state_of(L);
-    return st ? st->budget : -1;
 }
 
 /* ---- the watchdog ---- */
@@ -165,16 +151,4 @@ int calu_configure_sandbox(lua_State *L, long long instructions, double time_lim
     }
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, CALU_BUDGET_STEP);
     return 1;
-}
-
-void calu_set_instruction_budget(lua_State *L, long long count) {
-    calu_state *st = calu_state_of(L);
-    if (!st) return;
-    if (count <= 0) {
-        st->budget = -1;
-        lua_sethook(L, NULL, 0, 0);
-        return;
-    }
-    st->budget = count;
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, CALU_BUDGET_STEP);
 }

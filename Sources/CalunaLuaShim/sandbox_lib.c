@@ -127,6 +127,11 @@ static lua_Integer opt_integer(lua_State *L, int idx, lua_Integer fallback) {
     return ok ? v : fallback;
 }
 
+/* The byte length of a string argument; 0 for anything else. */
+static size_t string_length(lua_State *L, int idx) {
+    return lua_type(L, idx) == LUA_TSTRING ? lua_rawlen(L, idx) : 0;
+}
+
 /* Elements in i..j (0 when empty), in double to survive any integers. */
 static double span(lua_Integer i, lua_Integer j) { return j < i ? 0 : (double)j - (double)i + 1; }
 
@@ -155,10 +160,9 @@ static int cost_sort(lua_State *L) {
     size_t longest = 0;
     calu_charge(L, clamp_units((double)n));  /* the scan below */
     for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, 1, i) == LUA_TSTRING) {
-            size_t len = lua_rawlen(L, -1);
-            if (len > longest) longest = len;
-        }
+        lua_rawgeti(L, 1, i);
+        size_t len = string_length(L, -1);
+        if (len > longest) longest = len;
         lua_pop(L, 1);
     }
     double per = 1 + (double)longest / CALU_BYTES_PER_UNIT;
@@ -176,28 +180,20 @@ static int cost_range(lua_State *L) {
 
 /* Functions that scan their first argument's bytes (utf8.*, tonumber). */
 static int cost_scan(lua_State *L) {
-    size_t len = 0;
-    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &len);
-    calu_charge(L, clamp_units((double)len / CALU_BYTES_PER_UNIT));
+    calu_charge(L, clamp_units((double)string_length(L, 1) / CALU_BYTES_PER_UNIT));
     return 0;
 }
 
 /* rawequal of two long strings compares their bytes. */
 static int cost_compare(lua_State *L) {
-    size_t a = 0, b = 0;
-    if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING) {
-        lua_tolstring(L, 1, &a);
-        lua_tolstring(L, 2, &b);
-    }
+    size_t a = string_length(L, 1), b = string_length(L, 2);  /* 0 unless both are strings */
     calu_charge(L, clamp_units((double)(a < b ? a : b) / CALU_BYTES_PER_UNIT));
     return 0;
 }
 
 /* Parsing a chunk: one unit per byte. */
 static int cost_load(lua_State *L) {
-    size_t len = 0;
-    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &len);
-    calu_charge(L, clamp_units((double)len));
+    calu_charge(L, clamp_units((double)string_length(L, 1)));
     return 0;
 }
 
@@ -214,9 +210,7 @@ static int cost_collect(lua_State *L) {
 /* string.rep: refuse a result longer than the longest string allowed before
  * building it (the buffer would be made first, up to the memory cap). */
 static int cost_rep(lua_State *L) {
-    size_t len = 0, seplen = 0;
-    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &len);
-    if (lua_type(L, 3) == LUA_TSTRING) lua_tolstring(L, 3, &seplen);
+    size_t len = string_length(L, 1), seplen = string_length(L, 3);
     double n = (double)opt_integer(L, 2, 0);
     double total = n > 0 ? n * (double)len + (n - 1) * (double)seplen : 0;
     calu_state *st = calu_state_of(L);

@@ -23,12 +23,9 @@ static int calu_trampoline(lua_State *L) {
     /* What a binding made (engine objects, registry references, proxies) is
      * not refused inside Swift; once back in Lua, a state over its cap fails
      * the call, so no loop of binding calls can grow past it. */
-    if (n >= 0 && st && saved == 0 && st->limit) {
-        size_t external = st->external ? st->external(st->external_ctx) : 0;
-        if (st->used + external > st->limit) {
-            lua_pushstring(L, "caluna: the sandbox's memory limit is reached");
-            n = CALU_RAISE;
-        }
+    if (n >= 0 && st && saved == 0 && calu_over_cap(st, 0)) {
+        lua_pushstring(L, "caluna: the sandbox's memory limit is reached");
+        n = CALU_RAISE;
     }
     if (n >= 0) return n;
     if (n == CALU_RAISE_AS_IS) return lua_error(L);
@@ -109,19 +106,9 @@ static void *calu_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (nsize > osize && !st->in_swift) {
         size_t grow = nsize - osize;
         if (atomic_load_explicit(&st->stop, memory_order_relaxed)) return NULL;
-        if (st->limit) {
-            size_t external = st->external ? st->external(st->external_ctx) : 0;
-            if (st->used + external + grow > st->limit || external > st->limit) return NULL;
-        }
+        if (calu_over_cap(st, grow)) return NULL;
         if (tag == LUA_TSTRING && st->string_limit && nsize > st->string_limit) return NULL;
-        if (st->budget >= 0) {
-            st->budget -= (long long)(grow / CALU_BYTES_PER_UNIT);
-            if (st->budget <= 0) {
-                st->budget = 0;
-                calu_stop(st, CALU_STOP_BUDGET);
-                return NULL;
-            }
-        }
+        if (calu_spend(st, (long long)(grow / CALU_BYTES_PER_UNIT))) return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (p) st->used = st->used - osize + nsize;

@@ -49,12 +49,6 @@ size_t calu_memory_in_use(lua_State *L);
 void calu_set_external_memory(lua_State *L, size_t (*fn)(void *ctx), void *ctx);
 /* Close a state made by calu_newstate (frees the allocator state too). */
 void calu_close(lua_State *L);
-/* Instruction budget for a state made by calu_newstate: after about `count`
- * VM instructions in all (every coroutine included; counted in steps of
- * 1000) Lua code errors with "instruction budget exhausted", and keeps
- * erroring. 0 removes the budget. Set it on the main thread before running
- * scripts, so coroutines inherit the hook. */
-void calu_set_instruction_budget(lua_State *L, long long count);
 
 /* Why a sandboxed script was finished (calu_stop_reason). */
 #define CALU_STOP_NONE 0
@@ -82,8 +76,6 @@ void calu_charge(lua_State *L, long long units);
 void calu_full_gc(lua_State *L);
 /* Nonzero when the state has a budget or a time limit (a sandbox). */
 int calu_has_limits(lua_State *L);
-/* The budget left (-1: none). */
-long long calu_budget_left(lua_State *L);
 /* string.find/match/gmatch/gsub with every matching step charged (calu_pattern.c). */
 void calu_install_bounded_patterns(lua_State *L);
 
