@@ -73,11 +73,7 @@ final class CEngine {
         guard host == nil else {
             throw CalunaError.invalid("the sandbox must be set before the first script is loaded")
         }
-        try sb.validate()
-        // The gate and the cap hold from now on, for the host's path calls too,
-        // not only once a script runs.
-        session.fileAccess = try FileAccess.sandboxed(read: sb.readDirectories, write: sb.writeDirectories)
-        session.memory.limit = sb.memoryLimit
+        try sb.apply(to: session)
         sandbox = sb
     }
 

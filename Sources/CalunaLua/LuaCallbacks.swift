@@ -92,10 +92,14 @@ extension LuaBinding {
     static func withInterruption<R>(_ L: OpaquePointer, _ body: () throws -> R) rethrows -> R {
         guard calu_has_limits(L) != 0 else { return try body() }
         let state = UInt(bitPattern: L)
-        return try Interruption.with({
-            let stop = calu_stop_reason(OpaquePointer(bitPattern: state))
-            return stop == CALU_STOP_NONE ? nil : CalunaError(.limitReached, String(cString: calu_stop_message(stop)))
-        }, body)
+        return try Interruption.with({ OpaquePointer(bitPattern: state).flatMap(stopError) }, body)
+    }
+
+    /// The error of a script the sandbox has finished (budget or time spent),
+    /// or nil while it may run.
+    static func stopError(_ L: OpaquePointer) -> CalunaError? {
+        let stop = calu_stop_reason(L)
+        return stop == CALU_STOP_NONE ? nil : CalunaError(.limitReached, String(cString: calu_stop_message(stop)))
     }
 
     /// Room for a callback's function and arguments: the call thread may be
@@ -115,9 +119,7 @@ extension LuaBinding {
         if LuaBinding.withInterruption(L, { calu_pcall(L, nargs, results, 0) }) != LUA_OK {
             let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"
             engine.transaction.unwind(to: depth)
-            let stop = calu_stop_reason(L)
-            if stop != CALU_STOP_NONE { throw CalunaError(.limitReached, String(cString: calu_stop_message(stop))) }
-            throw CalunaError(.scriptError, msg)
+            throw LuaBinding.stopError(L) ?? CalunaError(.scriptError, msg)
         }
     }
 }

@@ -66,12 +66,20 @@ public final class LuaHost {
             guard outputLimit >= 0 else { throw CalunaError.invalid("sandbox: the output limit must not be negative") }
             guard stringLimit >= 1 << 10 else { throw CalunaError.invalid("sandbox: the string limit must be at least 1 KiB") }
         }
+
+        /// Validates the limits, then puts the file gate and the memory cap on
+        /// `session`: they hold from now on, for a host's own path calls too,
+        /// not only once a script runs.
+        public func apply(to session: Session) throws {
+            try validate()
+            session.fileAccess = try FileAccess.sandboxed(read: readDirectories, write: writeDirectories)
+            session.memory.limit = memoryLimit
+        }
     }
     public let sandbox: Sandbox?
 
     public init(session: Session, sandbox: Sandbox? = nil) throws {
-        try sandbox?.validate()
-        let access = try sandbox.map { try FileAccess.sandboxed(read: $0.readDirectories, write: $0.writeDirectories) }
+        try sandbox?.apply(to: session)
         guard let L = calu_newstate(sandbox.map { $0.memoryLimit } ?? 0) else {
             throw CalunaError(.outOfMemory, "cannot create a Lua state")
         }
@@ -97,8 +105,8 @@ public final class LuaHost {
         lua_pushvalue(L, -2)
         lua_setfield(L, -2, "caluna")
         lua_settop(L, 0)
-        if let sb = sandbox, let access {
-            try installSandbox(sb, access)
+        if let sb = sandbox {
+            try installSandbox(sb)
         } else {
             lua_getglobal(L, "package")
             L.rawField(-1, "preload")
@@ -108,9 +116,9 @@ public final class LuaHost {
         }
     }
 
-    /// The guarded library (sandbox_lib.c), the prelude below, the gate for
-    /// files, one memory cap for the Lua heap and the engine, then the limits.
-    private func installSandbox(_ sb: Sandbox, _ access: FileAccess) throws {
+    /// The guarded library (sandbox_lib.c), the prelude below, the Lua heap
+    /// and the engine under one cap (`apply` set it), then the limits.
+    private func installSandbox(_ sb: Sandbox) throws {
         lua_pushcclosure(L, calu_open_sandbox, 0)
         try call(nargs: 0, nresults: 1)
         guard luaL_loadbufferx(L, LuaHost.sandboxSetup, LuaHost.sandboxSetup.utf8.count, "=caluna sandbox", "t") == LUA_OK else {
@@ -122,9 +130,7 @@ public final class LuaHost {
         calu_remove(L, -2)
         calu_insert(L, -2)
         try call(nargs: 2, nresults: 0)
-        session.fileAccess = access
         let memory = session.memory
-        memory.limit = sb.memoryLimit
         let state = UInt(bitPattern: L)
         memory.external = { Int(calu_memory_in_use(OpaquePointer(bitPattern: state))) }
         // Bitmaps held only by garbage (a drawing context, an image no longer
@@ -174,17 +180,8 @@ public final class LuaHost {
         end
         """
 
-    /// Runs `body` (which enters Lua) so that engine work the script asks for
-    /// stops once the sandbox has finished the script (Interruption.swift).
-    func withInterruption<R>(_ body: () throws -> R) rethrows -> R {
-        try LuaBinding.withInterruption(L, body)
-    }
-
     /// Why the script was finished (nil while it may still run).
-    public var stopReason: String? {
-        let r = calu_stop_reason(L)
-        return r == CALU_STOP_NONE ? nil : String(cString: calu_stop_message(r))
-    }
+    public var stopReason: String? { LuaBinding.stopError(L)?.message }
 
     deinit {
         if sandbox != nil {
@@ -228,18 +225,19 @@ public final class LuaHost {
         let base = lua_gettop(L) - nargs
         lua_pushcclosure(L, calu_traceback_handler, 0)
         calu_insert(L, base)
-        let status = withInterruption { session.memory.withCurrent { calu_pcall(L, nargs, nresults, base) } }
+        // Engine work the script asks for stops once the sandbox finishes it (Interruption.swift).
+        let status = LuaBinding.withInterruption(L) { session.memory.withCurrent { calu_pcall(L, nargs, nresults, base) } }
         calu_remove(L, base)
         guard status == LUA_OK else { throw popError(loading: false) }
     }
 
     private func popError(loading: Bool) -> CalunaError {
-        if let stop = stopReason {
+        if let stop = LuaBinding.stopError(L) {
             // Whatever the error says (a refused allocation, an error in the
             // handler), the script ran out of its budget or time.
             L.pop()
             lastTraceback = ""
-            return CalunaError(.limitReached, stop)
+            return stop
         }
         let text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
         L.pop()
