@@ -230,8 +230,10 @@ private func engine(room: Int, size: Size = Size(64, 64)) throws -> Engine {
         #expect(error == CalunaError(.outOfMemory, "Path:addPath: the engine memory limit (1 MiB) is reached"))
         do {   // path:copy() shares the storage (counted without refusal: it exists)
             let copy = PathBuilder(b.path, memory: m)
-            #expect(m.used == 2 * b.chargedBytes && m.used > m.limit)
-            #expect(calunaError { try m.charge(1, "anything else") }?.code == .outOfMemory)
+            withExtendedLifetime(copy) {
+                #expect(m.used == 2 * b.chargedBytes && m.used > m.limit)
+                #expect(calunaError { try m.charge(1, "anything else") }?.code == .outOfMemory)
+            }
         }
         #expect(m.used == b.chargedBytes)
         do {
