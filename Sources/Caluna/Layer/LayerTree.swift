@@ -122,14 +122,15 @@ extension Layer {
     /// Sets the whole sublayers array (CALayer's `sublayers` setter).
     public func setSublayers(_ layers: [Layer]) throws {
         try checkModel("sublayers")
-        for (i, l) in layers.enumerated() {
+        var seen = Set<ObjectIdentifier>(minimumCapacity: layers.count)
+        for l in layers {
             try checkAdoptable(l)
-            if layers[..<i].contains(where: { $0 === l }) {
+            guard seen.insert(ObjectIdentifier(l)).inserted else {
                 throw CalunaError(.treeError, "sublayers: the same layer appears twice")
             }
         }
         let wasShown = layers.map { $0.isShown }
-        let removed = sublayers.filter { old in !layers.contains { $0 === old } }
+        let removed = sublayers.filter { !seen.contains(ObjectIdentifier($0)) }
         let removedShown = removed.map { $0.isShown }
         for l in sublayers { l.superlayer = nil }
         sublayers = []

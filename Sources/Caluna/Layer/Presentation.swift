@@ -31,7 +31,9 @@ extension Layer {
     func commitSublayers() {
         guard let p = presentationLayer else { return }
         let fresh = sublayers.map { $0.ensurePresentation() }
-        for old in p.sublayers where old.superlayer === p && !fresh.contains(where: { $0 === old }) {
+        // A set keeps this linear: a parent of N sublayers commits in O(N).
+        let kept = Set(fresh.map(ObjectIdentifier.init))
+        for old in p.sublayers where old.superlayer === p && !kept.contains(ObjectIdentifier(old)) {
             old.superlayer = nil
         }
         for s in fresh { s.superlayer = p }
