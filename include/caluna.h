@@ -2848,7 +2848,8 @@ typedef int32_t (*caluna_event_callback)(caluna_engine *e, const caluna_event *e
  *  output coordinates (finite, |v| ≤ 1e9); buttons CALUNA_BUTTON_* bits (16 bits);
  *  modifiers CALUNA_MOD_* bits; time in media seconds or CALUNA_NOW. Status: OK;
  *  INVALID_ARGUMENT (a type that is not a pointer type, NaN, a negative time other than
- *  CALUNA_NOW, unknown modifier bits, more than 100000 events waiting). */
+ *  CALUNA_NOW, unknown modifier bits, more than 100000 events waiting, or more than 10000
+ *  events sent from callbacks during one step). Every caluna_send_* has these bounds. */
 caluna_status caluna_send_pointer(caluna_engine *e, int32_t type, int64_t pointer_id, double x, double y,
                                   int32_t buttons, uint32_t modifiers, double time);
 

@@ -1,16 +1,10 @@
 /// The engine's input state: events waiting for their time, the handlers on
 /// the engine, and the pointers that are down.
 public final class InputState {
-    struct Queued {
-        let tick: Int64
-        let sequence: Int
-        let event: InputEvent
-        /// The waiting event's share of the current engine's memory (its payload's size).
-        let memoryCharge: MemoryCharge
-    }
-    /// Sorted by (tick, sequence): time order, then the order they were sent.
-    var queue: [Queued] = []
+    var queue = InputQueue()
     var nextSequence = 0
+    /// Events sent by callbacks during the current step (Engine.send).
+    var sentThisStep = 0
     /// Handlers on the engine (ca.on), in the order they were added.
     var handlers: [EventHandler] = []
     /// Pointers that are down, by id (the layer they went down on, gestures).
@@ -24,6 +18,10 @@ public final class InputState {
     /// Instants with input a single step visits before it delivers the rest
     /// at its end (a handler that keeps sending events cannot hang a step).
     static let maximumInstantsPerStep = 10_000
+    /// At most this many events may be sent from callbacks (handlers, timers,
+    /// display links, delegates) during one step: handlers that answer every
+    /// event with new ones get an error instead of keeping the host busy.
+    public static let maximumSentPerStep = 10_000
 
     /// The number of events waiting for delivery.
     public var pendingCount: Int { queue.count }
@@ -52,22 +50,21 @@ extension Engine {
         guard input.queue.count + count <= InputState.maximumQueued else {
             throw CalunaError.invalid("\(what): \(count) more events would pass the limit of \(InputState.maximumQueued) waiting events; step the engine to deliver them")
         }
+        guard runningFrame else { return }
+        guard input.sentThisStep + count <= InputState.maximumSentPerStep else {
+            throw CalunaError.invalid("\(what): callbacks may send at most \(InputState.maximumSentPerStep) events during one step (a handler that answers every event with more events never lets the step end)")
+        }
+        input.sentThisStep += count
     }
 
     /// Queues an admitted event after those of its tick.
     func enqueue(_ event: InputEvent, at tick: Int64) {
         var e = event
         e.time = Clock.seconds(ticks: tick)
-        let q = InputState.Queued(tick: tick, sequence: input.nextSequence, event: e,
-                                  memoryCharge: MemoryCharge(forcing: MemoryLedger.current, 256 + e.payload.estimatedBytes))
+        let q = InputQueue.Entry(tick: tick, sequence: input.nextSequence, event: e,
+                                 memoryCharge: MemoryCharge(forcing: MemoryLedger.current, 256 + e.payload.estimatedBytes))
         input.nextSequence += 1
-        // Binary search for the first entry after (tick, sequence).
-        var lo = 0, hi = input.queue.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if input.queue[mid].tick <= tick { lo = mid + 1 } else { hi = mid }
-        }
-        input.queue.insert(q, at: lo)
+        input.queue.insert(q, now: clock.ticks)
     }
 
     /// Hit-test the presentation tree (true, the default: where layers are
@@ -80,19 +77,15 @@ extension Engine {
     /// The tick of the first queued event after the current time and no
     /// later than `target`, or nil.
     func nextInputTick(upTo target: Int64) -> Int64? {
-        guard let first = input.queue.first(where: { $0.tick > clock.ticks }) else { return nil }
-        return first.tick <= target ? first.tick : nil
+        guard let t = input.queue.nextTick(notBefore: clock.ticks) else { return nil }
+        return t <= target ? t : nil
     }
 
     /// Delivers the events due by now that were queued before this call
     /// (events handlers send for "now" wait for the next step).
     func deliverDueInput(_ errors: inout FirstError) {
-        let now = clock.ticks
-        let limit = input.nextSequence
-        let end = input.queue.firstIndex { $0.tick > now } ?? input.queue.count
-        guard end > 0 else { return }
-        let due = input.queue[..<end].filter { $0.sequence < limit }
-        input.queue.replaceSubrange(..<end, with: input.queue[..<end].filter { $0.sequence >= limit })
-        for q in due { deliver(q.event, &errors) }
+        for q in input.queue.takeDue(now: clock.ticks) {
+            deliver(q.event, &errors)
+        }
     }
 }

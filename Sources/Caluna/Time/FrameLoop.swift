@@ -43,6 +43,7 @@ extension Engine {
         defer { runningFrame = false }
         var errors = FirstError()
         let start = clock.ticks
+        input.sentThisStep = 0
         errors.run { try takeActionError() }
         settle(&errors)
         // Input sent for now (or late) is handled before the clock moves.
