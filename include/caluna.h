@@ -69,6 +69,12 @@
  *            engine from that thread, except for the calls that run a frame, draw, run
  *            scripts or destroy the engine (see "Display links and timers").
  *
+ * Stack. A thread that calls caluna needs a native stack of at least 256 KiB. Work that
+ *            recurses with its input (drawing and laying out deep trees, callbacks that call
+ *            back into the engine, Lua callbacks) checks the thread's remaining stack before
+ *            each level and fails with CALUNA_ERR_OUT_OF_MEMORY ("native stack is nearly
+ *            exhausted") when less than 64 KiB would be left, instead of overflowing.
+ *
  * Errors without an engine. When a call fails before it has a usable engine (NULL or
  *            destroyed engine pointer, caluna_engine_create failing, an engine busy on
  *            another thread) or needs none (caluna_timing_function_*, caluna_easing*,
@@ -415,9 +421,12 @@ caluna_status caluna_layer_retain(caluna_engine *e, caluna_layer layer);
 caluna_status caluna_layer_release(caluna_engine *e, caluna_layer layer);
 
 /** The deepest a layer tree may nest (the root is level 1). Insertions that would go deeper
- *  fail with CALUNA_ERR_TREE: drawing, hit testing and freeing a tree recurse once per
- *  level. A tree at the limit needs about 2 MB of stack in the calling thread (glibc's
- *  default thread stack is 8 MB); give threads that run caluna at least that. */
+ *  fail with CALUNA_ERR_TREE. Hit testing, presentation copies and freeing a tree use no
+ *  native stack per level; drawing and laying out recurse once per level, and check the
+ *  stack first (see "Stack" above): on a thread whose stack is too small for the tree they
+ *  fail with CALUNA_ERR_OUT_OF_MEMORY instead of crashing. Drawing needs up to about 6 KiB
+ *  of stack per level in a debug build (less in release), so a tree at the limit renders
+ *  on an 8 MiB thread (glibc's default). */
 #define CALUNA_MAX_TREE_DEPTH 1024
 
 /** Appends `child` to `parent`'s sublayers (on top), removing it from its old superlayer.

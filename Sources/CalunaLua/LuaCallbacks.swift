@@ -115,6 +115,7 @@ extension LuaBinding {
     /// callback that fails between Transaction.begin and commit leaves no
     /// transaction open (the engine would defer every commit after it).
     func pcall(_ L: OpaquePointer, nargs: Int32, results: Int32 = 0) throws {
+        try NativeStack.check("a Lua callback")
         let depth = engine.transaction.depth
         if LuaBinding.withInterruption(L, { calu_pcall(L, nargs, results, 0) }) != LUA_OK {
             let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)))"

@@ -64,7 +64,29 @@ final class TransitionFrame {
 extension Layer {
     /// A frozen copy of this (presentation) layer's subtree, outside any
     /// engine: what a transition fades or slides away from.
+    /// Copies level by level with its own stack, not native recursion.
     func snapshotTree() -> Layer {
+        let top = snapshotOne()
+        var pending = [(self, top)]
+        while let (l, c) = pending.popLast() {
+            c.sublayers = l.sublayers.map { s in
+                let sc = s.snapshotOne()
+                pending.append((s, sc))
+                return sc
+            }
+            for s in c.sublayers { s.superlayer = c }
+            if let m = l.maskLayer {
+                let mc = m.snapshotOne()
+                pending.append((m, mc))
+                c.maskLayer = mc
+                mc.maskOwner = c
+            }
+        }
+        return top
+    }
+
+    /// This layer alone, frozen.
+    private func snapshotOne() -> Layer {
         let c = Layer(engine: nil, kind: kind)  // a shape or text layer keeps drawing its own content
         c.state = state
         c.transitionFrame = transitionFrame
@@ -74,10 +96,6 @@ extension Layer {
             store.submit(frame)
             c.kindCache = store
         }
-        c.sublayers = sublayers.map { $0.snapshotTree() }
-        for s in c.sublayers { s.superlayer = c }
-        c.maskLayer = maskLayer?.snapshotTree()
-        c.maskLayer?.maskOwner = c
         return c
     }
 }

@@ -110,6 +110,13 @@ public final class Layer {
 
     public internal(set) var state = LayerState()
 
+    deinit {
+        // Frees a deep tree without a native stack frame per level (LayerTeardown).
+        if !sublayers.isEmpty || maskLayer != nil || presentationLayer != nil {
+            LayerTeardown.release(&sublayers, &maskLayer, &presentationLayer)
+        }
+    }
+
     /// Assigned by the bridge (C ABI / Lua) the first time the layer is handed
     /// out; 0 until then. The engine itself never reads it.
     public var externalID: UInt64 = 0

@@ -170,23 +170,37 @@ extension Layer {
     /// ignored). Transform layers are passed through to their sublayers in
     /// 3D. Nil when the point is outside this layer's bounds (spec D3) or
     /// maps to a point behind the viewer.
-    public func hitTest(_ p: Point) -> Layer? { hitTest(p, outer: .identity) }
-
-    /// `outer` maps the superlayer's space into the plane `p` lies in: the
-    /// identity, or the 3D map of the enclosing transform layers.
-    private func hitTest(_ p: Point, outer: Transform3D) -> Layer? {
-        guard !hidden else { return nil }
-        let m = toSuperlayer3D.concatenating(outer)
-        if kind.preservesDepth {
-            for sub in sublayers.reversed() {
-                if let hit = sub.hitTest(p, outer: m) { return hit }
+    ///
+    /// A depth-first search with its own stack, not native recursion: a tree at
+    /// the depth limit must fit a host thread's small stack.
+    public func hitTest(_ p: Point) -> Layer? {
+        // One entered layer: the point in the plane its sublayers are tested in,
+        // the map of enclosing transform layers, the next sublayer to test (the
+        // last first), and whether the layer itself is hit when none of them is
+        // (false for transform layers, which pass through).
+        struct Visit { let layer: Layer; let point: Point; let outer: Transform3D; var next: Int; let hitsSelf: Bool }
+        // `outer` maps the superlayer's space into the plane `p` lies in.
+        func enter(_ l: Layer, _ p: Point, _ outer: Transform3D) -> Visit? {
+            guard !l.hidden else { return nil }
+            let m = l.toSuperlayer3D.concatenating(outer)
+            if l.kind.preservesDepth {
+                return Visit(layer: l, point: p, outer: m, next: l.sublayers.count - 1, hitsSelf: false)
             }
-            return nil
+            guard let inverse = m.planeProjection.inverted(), let local = inverse.apply(p), l.contains(local) else { return nil }
+            return Visit(layer: l, point: local, outer: .identity, next: l.sublayers.count - 1, hitsSelf: true)
         }
-        guard let inverse = m.planeProjection.inverted(), let local = inverse.apply(p), contains(local) else { return nil }
-        for sub in sublayers.reversed() {
-            if let hit = sub.hitTest(local, outer: .identity) { return hit }
+        guard let first = enter(self, p, .identity) else { return nil }
+        var stack = [first]
+        while var top = stack.popLast() {
+            if top.next >= 0 {
+                let sub = top.layer.sublayers[top.next]
+                top.next -= 1
+                stack.append(top)
+                if let v = enter(sub, top.point, top.outer) { stack.append(v) }
+            } else if top.hitsSelf {
+                return top.layer
+            }
         }
-        return self
+        return nil
     }
 }

@@ -18,12 +18,16 @@ extension Layer {
     /// Lays out this layer and any marked descendants now. Every marked layer
     /// is laid out even if an earlier callback fails; the first error is thrown.
     public func layoutIfNeeded() throws {
+        try NativeStack.check("layoutIfNeeded")
         var errors = FirstError()
         layoutPass(&errors)
         try errors.rethrow()
     }
 
     private func layoutPass(_ errors: inout FirstError) {
+        guard NativeStack.hasRoom else {
+            return errors.run { try NativeStack.check("layout") }
+        }
         if needsLayout {
             needsLayout = false
             errors.run { try layoutSublayers() }

@@ -167,10 +167,14 @@ extension Layer {
         if wasShown { orderChanged(wasShown: true) }
     }
 
+    /// Iterative (a tree at the depth limit must fit a small host stack).
     private func removeAnimationsInSubtree() {
-        removeAllAnimations()
-        for sub in sublayers { sub.removeAnimationsInSubtree() }
-        maskLayer?.removeAnimationsInSubtree()
+        var pending = [self]
+        while let l = pending.popLast() {
+            l.removeAllAnimations()
+            pending.append(contentsOf: l.sublayers)
+            if let m = l.maskLayer { pending.append(m) }
+        }
     }
 
     /// Any change of the sublayers array marks the layer for layout (so a

@@ -13,18 +13,30 @@ extension Layer {
 
     /// The presentation copy, made (with its subtree's) when first needed.
     @discardableResult
+    /// Iterative: a tree at the depth limit must not need a native stack
+    /// frame per level (hosts may call from threads with small stacks).
     func ensurePresentation() -> Layer {
         if let p = presentationLayer { return p }
-        let p = Layer(engine: engine, kind: kind, charged: false)  // the model layer's charge covers it
-        p.modelLayerReference = self
-        committedState = state
-        p.state = state
-        presentationLayer = p
-        p.sublayers = sublayers.map { $0.ensurePresentation() }
-        for s in p.sublayers { s.superlayer = p }
-        p.maskLayer = maskLayer?.ensurePresentation()
-        p.maskLayer?.maskOwner = p
-        return p
+        var made: [(model: Layer, copy: Layer)] = []
+        var pending = [self]
+        while let m = pending.popLast() {
+            guard m.presentationLayer == nil else { continue }
+            let p = Layer(engine: m.engine, kind: m.kind, charged: false)  // the model layer's charge covers it
+            p.modelLayerReference = m
+            m.committedState = m.state
+            p.state = m.state
+            m.presentationLayer = p
+            made.append((m, p))
+            pending.append(contentsOf: m.sublayers)
+            if let k = m.maskLayer { pending.append(k) }
+        }
+        for (m, p) in made {
+            p.sublayers = m.sublayers.compactMap(\.presentationLayer)
+            for s in p.sublayers { s.superlayer = p }
+            p.maskLayer = m.maskLayer?.presentationLayer
+            p.maskLayer?.maskOwner = p
+        }
+        return made[0].copy
     }
 
     /// Makes the presentation's sublayers mirror the model's.

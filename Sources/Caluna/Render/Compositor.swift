@@ -61,6 +61,7 @@ struct Compositor {
         // A degenerate (edge-on or zero-scale) layer draws nothing.
         guard m.a * m.d - m.b * m.c != 0 else { return }
         try checkNesting()
+        try NativeStack.check("render")
         let b = layer.bounds
         let alpha = inheritedOpacity * opacity
 
