@@ -88,7 +88,8 @@ final class EmitterSpriteCache {
         guard let out = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(img.width), Int32(img.height)),
               cairo_surface_status(out) == CAIRO_STATUS_SUCCESS else { return nil }
         cairo_surface_flush(out)
-        let dst = UnsafeMutableRawPointer(cairo_image_surface_get_data(out)!), dstStride = Int(cairo_image_surface_get_stride(out))
+        guard let data = cairo_image_surface_get_data(out) else { cairo_surface_destroy(out); return nil }
+        let dst = UnsafeMutableRawPointer(data), dstStride = Int(cairo_image_surface_get_stride(out))
         img.withPixels { src, srcStride in
             for y in 0..<img.height {
                 for x in 0..<img.width {
