@@ -34,9 +34,11 @@ local function hostile(t) return setmetatable(t, hostileMeta) end
 -- Userdata a __gc may be given: values, not Swift objects caluna retains (weak keys).
 local collectable = setmetatable({}, { __mode = "k" })
 
--- A userdata whose metatable raises: a caluna Path given another metatable (made once: its
--- own __gc is gone, so it is never released).
+-- A userdata whose metatable raises: a caluna Path given another metatable. Its own
+-- metatable (with the __gc that releases it) goes back at the end of the file, so the
+-- path is freed when the state closes (LeakSanitizer checks that).
 local hostileUserdata = debug and ca.Path()
+local pathMeta = hostileUserdata and debug.getmetatable(hostileUserdata)
 if hostileUserdata then
   debug.setmetatable(hostileUserdata, hostileMeta)
   collectable[hostileUserdata] = true
@@ -503,3 +505,5 @@ T.test("sandbox: strings with a hostile metatable, a hostile _G", function()
   T.eq(("abc"):upper(), "ABC", "the string metatable is back")
   healthy("hostile strings and globals")
 end, opts)
+
+if hostileUserdata then debug.setmetatable(hostileUserdata, pathMeta) end
