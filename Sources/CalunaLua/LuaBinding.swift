@@ -33,6 +33,7 @@ final class LuaBinding: LayerDelegate {
     /// Installs the binding in the registry; a __gc anchor releases it when
     /// the Lua state closes.
     func install(in L: OpaquePointer) {
+        RetainedUserdata.openLedger(L)
         RetainedUserdata.push(L, self)
         calu_newtable(L)
         L.setFunction(-1, "__gc", { L in protect(L) { L in
@@ -40,6 +41,8 @@ final class LuaBinding: LayerDelegate {
             lua_getfield(L, registryIndex, LuaBinding.registryKey)
             guard lua_type(L, 1) == LUA_TUSERDATA, lua_rawequal(L, 1, -1) != 0 else { return 0 }
             RetainedUserdata.object(lua_touserdata(L, 1), as: LuaBinding.self)?.closing = true
+            // Finalized last (made first): what is still in the ledger lost its finalizer.
+            RetainedUserdata.closeLedger(L, keep: lua_touserdata(L, 1))
             RetainedUserdata.release(lua_touserdata(L, 1), as: LuaBinding.self)
             return 0
         } })

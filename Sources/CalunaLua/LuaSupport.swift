@@ -182,11 +182,73 @@ struct Args {
 
 /// Full userdata that holds one retained Swift object (layers, images, the
 /// binding). `__gc` releases it exactly once.
+///
+/// Lua skips a finalizer that cannot start — "C stack overflow" when the
+/// collector runs deep inside nested calls, a memory error at the sandbox's
+/// cap — and frees the userdata without it. So the retain lives in a cell
+/// linked into the state's ledger (`openLedger`), and the cells still there
+/// when the binding's own finalizer runs, last as the state closes, are
+/// released then (`closeLedger`): such an object lives until the state
+/// closes, never longer.
 enum RetainedUserdata {
+    struct Cell {
+        var object: UnsafeMutableRawPointer?
+        var prev: UnsafeMutablePointer<Cell>?
+        var next: UnsafeMutablePointer<Cell>?
+    }
+    private static let ledgerKey = "caluna.retained"
+
+    /// Starts the ledger of state `L` (before anything is pushed).
+    static func openLedger(_ L: OpaquePointer) {
+        let head = UnsafeMutablePointer<Cell>.allocate(capacity: 1)
+        head.initialize(to: Cell(object: nil, prev: head, next: head))
+        lua_pushlightuserdata(L, head)
+        lua_setfield(L, registryIndex, ledgerKey)
+    }
+
+    /// Releases every object still in the ledger but `keep`'s (the binding's
+    /// anchor, released by its own finalizer), and ends the ledger; objects
+    /// pushed after this are released by their finalizers only.
+    static func closeLedger(_ L: OpaquePointer, keep: UnsafeMutableRawPointer?) {
+        lua_getfield(L, registryIndex, ledgerKey)
+        let head = lua_touserdata(L, -1)?.assumingMemoryBound(to: Cell.self)
+        L.pop()
+        guard let head else { return }
+        lua_pushnil(L)
+        lua_setfield(L, registryIndex, ledgerKey)
+        let kept = keep?.load(as: UnsafeMutablePointer<Cell>?.self)
+        var c = head.pointee.next!
+        while c != head {
+            let next = c.pointee.next!
+            c.pointee.prev = nil
+            c.pointee.next = nil
+            if c != kept {
+                if let raw = c.pointee.object { Unmanaged<AnyObject>.fromOpaque(raw).release() }
+                c.deallocate()
+            }
+            c = next
+        }
+        head.deallocate()
+    }
+
+    private static func ledger(_ L: OpaquePointer) -> UnsafeMutablePointer<Cell>? {
+        defer { L.pop() }
+        guard lua_getfield(L, registryIndex, ledgerKey) == LUA_TLIGHTUSERDATA else { return nil }
+        return lua_touserdata(L, -1)?.assumingMemoryBound(to: Cell.self)
+    }
+
     /// Pushes a new userdata holding `object`, with `userValues` user values.
     static func push<T: AnyObject>(_ L: OpaquePointer, _ object: T, userValues: Int32 = 0) {
-        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutableRawPointer>.size, userValues)!
-        p.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), as: UnsafeMutableRawPointer.self)
+        let p = lua_newuserdatauv(L, MemoryLayout<UnsafeMutablePointer<Cell>>.size, userValues)!
+        let cell = UnsafeMutablePointer<Cell>.allocate(capacity: 1)
+        cell.initialize(to: Cell(object: Unmanaged.passRetained(object as AnyObject).toOpaque(), prev: nil, next: nil))
+        if let head = ledger(L) {
+            cell.pointee.prev = head
+            cell.pointee.next = head.pointee.next
+            head.pointee.next!.pointee.prev = cell
+            head.pointee.next = cell
+        }
+        p.storeBytes(of: cell, as: UnsafeMutablePointer<Cell>?.self)
     }
 
     /// Pushes the one proxy of `object` (cached weakly under `cacheKey` in the
@@ -213,15 +275,21 @@ enum RetainedUserdata {
 
     /// The object in a userdata block (nil once released).
     static func object<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) -> T? {
-        guard let raw = p?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        guard let cell = p?.load(as: UnsafeMutablePointer<Cell>?.self), let raw = cell.pointee.object else { return nil }
         return Unmanaged<T>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Releases the object (the __gc metamethod of such a userdata).
     static func release<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) {
-        guard let p, let raw = p.load(as: UnsafeMutableRawPointer?.self) else { return }
-        Unmanaged<T>.fromOpaque(raw).release()
-        p.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+        guard let p, let cell = p.load(as: UnsafeMutablePointer<Cell>?.self) else { return }
+        p.storeBytes(of: nil, as: UnsafeMutablePointer<Cell>?.self)
+        if let prev = cell.pointee.prev, let next = cell.pointee.next {
+            prev.pointee.next = next
+            next.pointee.prev = prev
+        }
+        let raw = cell.pointee.object
+        cell.deallocate()
+        if let raw { Unmanaged<T>.fromOpaque(raw).release() }
     }
 }
 
