@@ -3043,7 +3043,8 @@ caluna_status caluna_text_layer_set_attributed_string(caluna_engine *e, caluna_l
                                                       const caluna_text_run *runs, int32_t count);
 
 /** The number of runs of the layer's attributed string, or -1 in *out when its string is
- *  plain or NIL. Status: OK; INVALID_ARGUMENT (out NULL); TYPE_MISMATCH; STALE_HANDLE. */
+ *  plain or NIL; 0 on failure. Status: OK; INVALID_ARGUMENT (out NULL); TYPE_MISMATCH;
+ *  STALE_HANDLE. */
 caluna_status caluna_text_layer_get_run_count(caluna_engine *e, caluna_layer layer, int32_t *out);
 
 /** Run `index` (0-based) of the attributed string. out->text and out->font (NULL when the

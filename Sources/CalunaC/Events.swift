@@ -156,7 +156,8 @@ public func caluna_load_events(_ e: OpaquePointer?, _ path: UnsafePointer<CChar>
 
 @_cdecl("caluna_pending_event_count")
 public func caluna_pending_event_count(_ e: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withEngine(e, "caluna_pending_event_count") { ce in
+    out?.pointee = 0
+    return withEngine(e, "caluna_pending_event_count") { ce in
         try output(out, "out").pointee = try int32(ce.session.engine.input.pendingCount, "count")
     }
 }

@@ -79,7 +79,7 @@ public func caluna_text_layer_set_attributed_string(_ e: OpaquePointer?, _ layer
 
 @_cdecl("caluna_text_layer_get_run_count")
 public func caluna_text_layer_get_run_count(_ e: OpaquePointer?, _ layer: UInt64, _ out: UnsafeMutablePointer<Int32>?) -> Int32 {
-    out?.pointee = -1
+    out?.pointee = 0
     return withEngine(e, "caluna_text_layer_get_run_count") { ce in
         let o = try output(out, "out")
         o.pointee = try ce.textLayer(layer, "layer").attributedString.map { try int32($0.count, "the run count") } ?? -1

@@ -182,7 +182,9 @@ int main(void) {
     EXPECT(e, caluna_text_layer_get_run_count(e, plain, &n), CALUNA_ERR_TYPE_MISMATCH);
     EXPECT(e, lset(e, plain, "fontSize", caluna_number(12)), CALUNA_ERR_UNKNOWN_KEY);
     EXPECT_OK(e, caluna_layer_release(e, plain));
+    n = 7;
     EXPECT(e, caluna_text_layer_get_run_count(e, plain, &n), CALUNA_ERR_STALE_HANDLE);
+    CHECK(n == 0, "a failed run count is 0, not the plain string's -1 (got %d)", n);
     EXPECT(e, caluna_text_layer_set_attributed_string(e, 0, runs, 3), CALUNA_ERR_STALE_HANDLE);
     EXPECT(NULL, caluna_text_layer_set_attributed_string(NULL, t, runs, 3), CALUNA_ERR_INVALID_ARGUMENT);
     /* Clearing. */
