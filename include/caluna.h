@@ -1976,8 +1976,10 @@ caluna_status caluna_engine_stats(caluna_engine *e, caluna_stats *out);
  * (default 1/120) until the simulation has caught up with the clock — it may run up to one
  * step ahead — then moves bound layers (actions off). The accumulator counts clock ticks:
  * one second is exactly 120 steps however the host splits its frames, and the results are
- * bit-for-bit deterministic. "maxStepsPerFrame" (0: no cap) caps the steps of one frame; the
- * backlog beyond it is dropped ("droppedSteps"). Worlds step in the order they were made,
+ * bit-for-bit deterministic. "maxStepsPerFrame" (default 16; 0: no cap) caps the steps of one
+ * catch-up (a frame, or an input instant within one); the backlog beyond it is dropped and
+ * counted in "droppedSteps", so a long frame (caluna_engine_advance to a far time) costs at
+ * most 16 steps instead of spiralling. Worlds step in the order they were made,
  * after timers and display links, before animation events. A world with "paused" true is not
  * stepped by the clock (and does not catch up when resumed); caluna_world_step steps any
  * world by hand, paused or not (the book's variable step, listing 11.3).
@@ -2028,6 +2030,15 @@ caluna_status caluna_engine_stats(caluna_engine *e, caluna_stats *out);
  * step (a spring too stiff for the step) is stopped and the step reports INVALID_ARGUMENT
  * ("the simulation diverged"); the rest of the step's work is done. Chipmunk's one-time
  * stdout banner never reaches the host's output.
+ *
+ * Caps. Chipmunk allocates a record for every pair of shapes whose bounding boxes overlap
+ * and crashes when memory runs out, so a world refuses, with OUT_OF_MEMORY and nothing
+ * changed, what would pass one of its caps (world properties, defaults in docs/physics.md):
+ * "maxBodies" (20000), "maxShapes" (40000, its static body's included), "maxConstraints"
+ * (40000), and "maxContactPairs" (100000 pairs of shapes that may touch during a step: an
+ * added shape, a static body moved, a type change, or a step, which is then not run). A
+ * world made in an engine with a sandbox (a memory limit) starts from lower caps (2000,
+ * 4000, 4000, 20000; maxStepsPerFrame 1…16), which may be lowered, not raised.
  */
 
 /** A physics world id (ABI 1.4). 0 means "no world". */
@@ -2068,7 +2079,7 @@ typedef struct caluna_world_options {
     double collision_slop;
     /** Seconds per fixed step, (0, 1] (default 1/120). */
     double step;
-    /** Steps at most per engine frame; 0 = no cap (default). */
+    /** Steps at most per catch-up of the engine clock; 0 = no cap (not in a sandbox; default 16). */
     int32_t max_steps_per_frame;
     /** Non-zero: not stepped by the clock (default 0). */
     int32_t paused;
@@ -2077,7 +2088,8 @@ typedef struct caluna_world_options {
 typedef char caluna_world_options_layout_check_[(sizeof(caluna_world_options) == 72 && offsetof(caluna_world_options, gravity_x) == 8 && offsetof(caluna_world_options, paused) == 68) ? 1 : -1];
 
 /** Chipmunk's defaults with the book's fixed step: struct_size set, no gravity, 10 iterations,
- *  damping 1, idle speed 0, no sleeping, slop 0.1f, step 1/120 s, no cap, not paused. */
+ *  damping 1, idle speed 0, no sleeping, slop 0.1f, step 1/120 s, at most 16 steps per
+ *  frame, not paused. */
 static inline caluna_world_options caluna_world_options_default(void) {
     caluna_world_options o;
     memset(&o, 0, sizeof o);
@@ -2087,6 +2099,7 @@ static inline caluna_world_options caluna_world_options_default(void) {
     o.sleep_time_threshold = INFINITY;
     o.collision_slop = 0.1f;
     o.step = 1.0 / 120;
+    o.max_steps_per_frame = 16;
     return o;
 }
 
@@ -2111,8 +2124,11 @@ caluna_status caluna_world_destroy(caluna_engine *e, caluna_world world);
  *    > 0 or ∞ (∞: never); "collisionSlop" NUMBER ≥ 0 (0.1); "collisionBias" NUMBER 0…1
  *    (the fraction of overlap left after a second, (1 − 0.1)^60); "collisionPersistence"
  *    NUMBER, whole, 0…1000 (3 steps); "step" NUMBER (0, 1] s (1/120); "maxStepsPerFrame"
- *    NUMBER, whole, ≥ 0 (0); "paused" BOOL (false); read-only: "time" NUMBER (simulated
- *    seconds), "steps" and "droppedSteps" NUMBER (counts).
+ *    NUMBER, whole, 0 (no cap) … 1e9 (16); "paused" BOOL (false); the caps (see "Caps"),
+ *    NUMBER, whole, 0…1e9: "maxBodies" (20000), "maxShapes" (40000), "maxConstraints"
+ *    (40000), "maxContactPairs" (100000) — in a sandboxed engine at most 2000, 4000, 4000,
+ *    20000 and maxStepsPerFrame 1…16; read-only: "time" NUMBER (simulated seconds), "steps"
+ *    and "droppedSteps" NUMBER (counts: steps run, steps maxStepsPerFrame dropped).
  *  On failure *out is NIL. Status: OK; INVALID_ARGUMENT (key or out NULL); UNKNOWN_KEY;
  *  STALE_HANDLE. */
 caluna_status caluna_world_get(caluna_engine *e, caluna_world world, const char *key, caluna_value *out);
@@ -2126,7 +2142,9 @@ caluna_status caluna_world_set(caluna_engine *e, caluna_world world, const char 
  *  follow. Works on paused worlds. Collision and update callbacks run inside it.
  *  Status: OK; INVALID_ARGUMENT (dt not in (0, 10], inside one of the world's callbacks, a
  *  dynamic body without mass or moment, a constraint Chipmunk cannot solve, a diverged
- *  simulation); STALE_HANDLE. */
+ *  simulation); OUT_OF_MEMORY (more than "maxContactPairs" pairs of shapes could touch: the
+ *  step is not run; or a position callback moved a body among too many: its move is
+ *  undone); STALE_HANDLE. */
 caluna_status caluna_world_step(caluna_engine *e, caluna_world world, double dt);
 
 /** The world's own static body (cpSpaceGetStaticBody; BORROWED, stale once the world is
@@ -2137,7 +2155,8 @@ caluna_status caluna_world_static_body(caluna_engine *e, caluna_world world, cal
 
 /** Adds a body with its shapes; the world holds it from now on. Inside a step it takes effect
  *  at the end of the step. Status: OK; INVALID_ARGUMENT (already in this or another world, the
- *  static body of a world, removed from another world during a running step); STALE_HANDLE. */
+ *  static body of a world, removed from another world during a running step); OUT_OF_MEMORY
+ *  ("maxBodies", "maxShapes" or "maxContactPairs" would be passed); STALE_HANDLE. */
 caluna_status caluna_world_add_body(caluna_engine *e, caluna_world world, caluna_body body);
 
 /** Removes a body, its shapes and the constraints that use it (the world lets go of them).
@@ -2147,7 +2166,8 @@ caluna_status caluna_world_remove_body(caluna_engine *e, caluna_world world, cal
 
 /** Adds a constraint; both its bodies must be in this world already. The world holds it.
  *  Status: OK; INVALID_ARGUMENT (already in a world, a body not in this world, no dynamic
- *  body (with a finite moment for the rotary kinds)); STALE_HANDLE. */
+ *  body (with a finite moment for the rotary kinds)); OUT_OF_MEMORY ("maxConstraints");
+ *  STALE_HANDLE. */
 caluna_status caluna_world_add_constraint(caluna_engine *e, caluna_world world, caluna_constraint constraint);
 
 /** Removes a constraint. Status: OK; INVALID_ARGUMENT (not in this world); STALE_HANDLE. */
@@ -2207,8 +2227,9 @@ caluna_status caluna_body_get(caluna_engine *e, caluna_body body, const char *ke
  *  caluna_body_set(e, body, "velocity", &v) with v = caluna_point(1, 2). Moving a static body
  *  re-indexes its shapes. Status: OK; INVALID_ARGUMENT (key or value NULL, out of range,
  *  NaN, beyond ±1e15, mass ≤ 0, a mass of a body that is not dynamic, a read-only key, a
- *  change forbidden inside a step — see "Callbacks"); UNKNOWN_KEY; TYPE_MISMATCH;
- *  STALE_HANDLE. */
+ *  change forbidden inside a step — see "Callbacks"); OUT_OF_MEMORY (a static body moved, or
+ *  a "type" change, would pass the world's "maxContactPairs": nothing changes); UNKNOWN_KEY;
+ *  TYPE_MISMATCH; STALE_HANDLE. */
 caluna_status caluna_body_set(caluna_engine *e, caluna_body body, const char *key, const caluna_value *value);
 
 /** The world the body is in (BORROWED), or 0 when it is in none (status OK).
@@ -2322,6 +2343,7 @@ caluna_status caluna_body_unbind_layer(caluna_engine *e, caluna_body body, calun
  * the step inside one). *out is BORROWED (the body holds the shape). A body with no moment
  * given gets its moment from its shapes (see caluna_body_create). Common statuses of the
  * four calls: OK; INVALID_ARGUMENT (out NULL, NaN, ∞, beyond ±1e15, a negative radius);
+ * OUT_OF_MEMORY (on a body in a world: its "maxShapes" or "maxContactPairs" would be passed);
  * STALE_HANDLE. */
 
 /** A circle of `radius` (> 0) centred at (offset_x, offset_y) (cpCircleShapeNew). */

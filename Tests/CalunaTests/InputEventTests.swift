@@ -260,6 +260,7 @@ private func installListing77(_ e: Engine, _ l: Layer) throws {
     func run(_ dt: Double) throws -> Point {
         let e = try Engine()
         let w = try PhysicsWorld(engine: e)
+        try w.setMaxStepsPerFrame(0)   // a 1 s frame takes all its 120 steps (the default cap is 16)
         let body = try PhysicsBody(mass: 1, moment: 1)
         try w.add(body)
         try e.addEventHandler("tilt") { ev in

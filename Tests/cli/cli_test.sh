@@ -229,7 +229,7 @@ check "--version names the libraries" 'grep -q "cairo" "$tmp/version" && grep -q
 
 cat > "$tmp/crate.lua" <<'LUA'
 local ca = require "caluna"
-local world = ca.physics.World{ gravity = {0, -1000} }
+local world = ca.physics.World{ gravity = {0, -1000}, maxStepsPerFrame = 0 }  -- all of --at's steps in one frame
 local crate = world:addBody{ mass = 100, position = {150, 250} }
 crate:addBox{ width = 100, height = 100 }
 local l = ca.Layer{ bounds = {0, 0, 100, 100}, backgroundColor = "red" }

@@ -183,8 +183,10 @@ static void test_falling_crate(void) {
     lp = lvec(e, l, "position");
     CHECK(lp.x == p.x && lp.y == p.y, "the bound layer is at the body's position (%g, %g)", lp.x, lp.y);
 
-    /* Resumed, the clock steps it at 1/120 s without catching up on the paused time. */
+    /* Resumed, the clock steps it at 1/120 s without catching up on the paused time (all of
+     * a half-second frame's 60 steps: no cap per frame, the book's loop; the default is 16). */
     EXPECT_OK(e, wset(e, w, "paused", caluna_bool(0)));
+    EXPECT_OK(e, wset(e, w, "maxStepsPerFrame", caluna_number(0)));
     EXPECT_OK(e, caluna_engine_step(e, 0.5));
     CHECK(wnum(e, w, "steps") == 120, "resumed: half a second is 60 clock steps (%g in all)", wnum(e, w, "steps"));
     lp = lvec(e, l, "position");
@@ -958,6 +960,8 @@ static void test_clock(void) {
     CHECK(wnum(e, w, "steps") == 120, "one second of 1/60 frames is 120 steps (%g)", wnum(e, w, "steps"));
     double ahead = wnum(e, w, "time") - 1;
     CHECK(ahead >= 0 && ahead < 1.0 / 120, "the simulation is at most one step ahead of the clock (%g)", ahead);
+    CHECK(o.max_steps_per_frame == 16 && wnum(e, w, "maxStepsPerFrame") == 16, "the default cap: 16 steps a frame");
+    EXPECT_OK(e, wset(e, w, "maxStepsPerFrame", caluna_number(0)));   /* w catches up whole seconds below */
     o.max_steps_per_frame = 4;
     o.step = 1.0 / 60;
     EXPECT_OK(e, caluna_world_create(e, &o, &capped));
@@ -1425,6 +1429,127 @@ static void test_stale_ids(void) {
     caluna_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Caps (issue #20): Chipmunk crashes when its memory runs out, so a world refuses what      */
+/* would pass one of its caps, before Chipmunk allocates                                     */
+
+/* The process's resident memory in KiB (VmRSS), or -1. */
+static long resident_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
+    fclose(f);
+    return kib;
+}
+
+/* The memory bound of the pile-up below, in KiB. Under AddressSanitizer (scripts/sanitize)
+ * every allocation is padded with redzones and freed memory waits in a 256 MiB quarantine. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PILE_BOUND_KIB (2 * 160 * 1024 + 256 * 1024)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PILE_BOUND_KIB (2 * 160 * 1024 + 256 * 1024)
+#endif
+#endif
+#ifndef PILE_BOUND_KIB
+#define PILE_BOUND_KIB (160 * 1024)
+#endif
+
+static void test_caps(void) {
+    caluna_engine *e = make_engine();
+    caluna_world w = make_world(e, 0, -1000, 1);
+    CHECK(wnum(e, w, "maxBodies") == 20000 && wnum(e, w, "maxShapes") == 40000 && wnum(e, w, "maxConstraints") == 40000
+          && wnum(e, w, "maxContactPairs") == 100000 && wnum(e, w, "maxStepsPerFrame") == 16,
+          "trusted defaults: 20000 bodies, 40000 shapes, 40000 constraints, 100000 contact pairs, 16 steps a frame");
+
+    /* 5,000 boxes at one point: every pair overlaps. n boxes make n(n − 1)/2 pairs, so the
+     * 448th (100,128 pairs) is refused, and every later one, before Chipmunk allocates. */
+    long before = resident_kib();
+    int added = 0, refused = 0, other = 0;
+    caluna_status first_refusal = CALUNA_OK;
+    for (int i = 0; i < 5000; i++) {
+        caluna_body b = 0;
+        caluna_shape s = 0;
+        caluna_body_create(e, CALUNA_BODY_DYNAMIC, 1, 0, &b);
+        caluna_body_add_box(e, b, 10, 10, 0, 0, 0, &s);
+        caluna_status st = caluna_world_add_body(e, w, b);
+        if (st == CALUNA_OK) added++;
+        else if (st == CALUNA_ERR_OUT_OF_MEMORY) {
+            if (refused++ == 0) {
+                first_refusal = st;
+                CHECK(strstr(caluna_last_error(e), "would make 447 more pairs") != NULL
+                      && strstr(caluna_last_error(e), "maxContactPairs (100000") != NULL,
+                      "the 448th coincident box: %s", caluna_last_error(e));
+            }
+        } else other++;
+        caluna_body_release(e, b);
+    }
+    CHECK(added == 447 && refused == 4553 && other == 0 && first_refusal == CALUNA_ERR_OUT_OF_MEMORY,
+          "5000 coincident boxes: 447 added, 4553 refused with OUT_OF_MEMORY (got %d, %d, %d other)", added, refused, other);
+    EXPECT_OK(e, caluna_world_step(e, w, 1.0 / 120));   /* 99,681 pairs: within the cap */
+    long grown = resident_kib() - before;
+    CHECK(before > 0 && grown < PILE_BOUND_KIB, "memory stays bounded: the pile and its step took %ld KiB (< %d KiB)",
+          grown, PILE_BOUND_KIB);
+    EXPECT_OK(e, caluna_world_destroy(e, w));
+
+    /* A pile-up step: 1,000 boxes in a row (no pair), then moved to one point. */
+    w = make_world(e, 0, 0, 0);
+    caluna_body row[1000];
+    for (int i = 0; i < 1000; i++) row[i] = add_crate(e, w, i * 20.0, 0, 10, 10, 1, NULL);
+    EXPECT_OK(e, caluna_engine_step(e, 1.0 / 60));
+    CHECK(wnum(e, w, "steps") == 2, "1000 boxes apart: 2 steps a frame");
+    for (int i = 0; i < 1000; i++) bset(e, row[i], "position", caluna_point(0, 0));
+    EXPECT(e, caluna_world_step(e, w, 1.0 / 120), CALUNA_ERR_OUT_OF_MEMORY);
+    CHECK(strstr(caluna_last_error(e), "the physics world was not stepped: more than 100000 pairs") != NULL,
+          "the step is refused: %s", caluna_last_error(e));
+    EXPECT(e, caluna_engine_step(e, 1.0 / 60), CALUNA_ERR_OUT_OF_MEMORY);
+    CHECK(wnum(e, w, "steps") == 2 && wnum(e, w, "droppedSteps") == 0, "no step ran; the frame's time stays owed");
+    for (int i = 0; i < 1000; i++) bset(e, row[i], "position", caluna_point(i * 20.0, 0));
+    EXPECT_OK(e, caluna_engine_step(e, 1.0 / 60));
+    CHECK(wnum(e, w, "steps") == 6, "apart again: the owed 2 steps and the frame's 2");
+
+    /* maxStepsPerFrame: a frame 10^6 s long runs 16 steps and drops the rest. */
+    double steps = wnum(e, w, "steps");
+    EXPECT_OK(e, caluna_engine_advance(e, 1e6));
+    CHECK(wnum(e, w, "steps") == steps + 16, "a 10^6 s frame: 16 steps");
+    /* The clock was at 3/60 s (6 steps): 10^6 · 120 − 6 steps due, 16 taken. */
+    CHECK(wnum(e, w, "droppedSteps") == 119999978, "the rest dropped: %.0f", wnum(e, w, "droppedSteps"));
+    EXPECT_OK(e, caluna_world_destroy(e, w));
+
+    /* The other caps, lowered by key. */
+    w = make_world(e, 0, 0, 1);
+    EXPECT_OK(e, wset(e, w, "maxBodies", caluna_number(2)));
+    EXPECT_OK(e, wset(e, w, "maxConstraints", caluna_number(1)));
+    EXPECT_OK(e, wset(e, w, "maxShapes", caluna_number(3)));
+    EXPECT(e, wset(e, w, "maxShapes", caluna_number(-1)), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(e, wset(e, w, "maxContactPairs", caluna_number(2e9)), CALUNA_ERR_INVALID_ARGUMENT);
+    EXPECT(e, wset(e, w, "maxBodies", caluna_string("many")), CALUNA_ERR_TYPE_MISMATCH);
+    caluna_body a = add_crate(e, w, 0, 0, 10, 10, 1, NULL);
+    caluna_body b = add_crate(e, w, 50, 0, 10, 10, 1, NULL);
+    caluna_body c = 0;
+    caluna_shape s = 0;
+    caluna_body_create(e, CALUNA_BODY_DYNAMIC, 1, 0, &c);
+    EXPECT(e, caluna_world_add_body(e, w, c), CALUNA_ERR_OUT_OF_MEMORY);
+    CHECK(strstr(caluna_last_error(e), "holds 2 bodies, its maxBodies") != NULL, "maxBodies: %s", caluna_last_error(e));
+    caluna_body_release(e, c);
+    EXPECT_OK(e, caluna_body_add_circle(e, a, 1, 20, 0, &s));
+    EXPECT(e, caluna_body_add_circle(e, a, 1, 30, 0, &s), CALUNA_ERR_OUT_OF_MEMORY);
+    CHECK(strstr(caluna_last_error(e), "holds 3 shapes and its maxShapes is 3") != NULL, "maxShapes: %s", caluna_last_error(e));
+    caluna_constraint j1 = 0, j2 = 0;
+    caluna_constraint_create(e, "pivot", a, b, NULL, 0, &j1);
+    caluna_constraint_create(e, "simpleMotor", a, b, NULL, 0, &j2);
+    EXPECT_OK(e, caluna_world_add_constraint(e, w, j1));
+    EXPECT(e, caluna_world_add_constraint(e, w, j2), CALUNA_ERR_OUT_OF_MEMORY);
+    CHECK(strstr(caluna_last_error(e), "holds 1 constraints, its maxConstraints") != NULL, "maxConstraints: %s",
+          caluna_last_error(e));
+    caluna_constraint_release(e, j1);
+    caluna_constraint_release(e, j2);
+    EXPECT_OK(e, caluna_world_step(e, w, 1.0 / 120));
+    caluna_engine_destroy(e);
+}
+
 int main(void) {
     test_banner();
     test_falling_crate();
@@ -1441,5 +1566,6 @@ int main(void) {
     test_null_pointers();
     test_bad_values();
     test_stale_ids();
+    test_caps();
     return finish();
 }

@@ -673,7 +673,7 @@ int main(void) {
         "local ca = require 'caluna'\n"
         "local w = ca.physics.World{ gravity = {0, 100} }\n"
         "w:addBody{ mass = 1, position = {0, 0} }:addCircle{ radius = 5 }\n"
-        "ca.advance(1e8)\n");
+        "while true do ca.step(1) end\n");   /* 120 steps due each time, 16 run (maxStepsPerFrame) */
     in_child("time limit: nested replicators", 20, test_time_in_engine_work,
         "local ca = require 'caluna'\n"
         "local outer = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 10000 }\n"

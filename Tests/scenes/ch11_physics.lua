@@ -338,7 +338,8 @@ end, SIZE)
 -- Listing 11.5: the fixed 1/120 s step (drift-free: an integer tick accumulator)
 
 T.test("11.5(a) step counts: 2 per 1/60 s frame, 120 for a 1.0 s hitch, 360 for 3.0 s; ahead by < 1/120", function()
-  local world = P.World{ gravity = { 0, -GRAVITY } }
+  -- The book's loop catches up however long the frame: no cap (the default is 16 a frame, 11.5(d)).
+  local world = P.World{ gravity = { 0, -GRAVITY }, maxStepsPerFrame = 0 }
   T.eq(world.steps, 0)
   local perFrame = {}
   ca.displayLink(function() perFrame[#perFrame + 1] = world.steps end)
@@ -369,7 +370,7 @@ T.test("11.5(a) a world made at T0 = 0.5 or 12.345 takes 2 steps at T0 + 1/60 (t
   for _, t0 in ipairs{ 0.5, 12.345 } do
     ca.reset{ size = { 300, 300 } }
     ca.advance(t0)
-    local world = P.World{ gravity = { 0, -GRAVITY } }
+    local world = P.World{ gravity = { 0, -GRAVITY }, maxStepsPerFrame = 0 }   -- the book's loop
     T.eq(world.time, ca.mediaTime(), "the simulation starts at the clock")
     ca.step(1 / 60)
     T.eq(world.steps, 2, "T0 = " .. t0)
@@ -438,9 +439,19 @@ T.test("11.5(c) tunnelling: fixed 1/120 s steps bounce the bullet; two 0.1 s ste
 end)
 
 T.test("11.5(d) maxStepsPerFrame caps the steps and counts the dropped ones; a paused world does not catch up", function()
+  -- The default bounds a long frame (the book's death spiral): 16 steps, the rest dropped.
+  local default = P.World{}
+  T.eq(default.maxStepsPerFrame, 16, "the default: 16 steps a frame (0, the book's no cap, only when asked for)")
+  ca.step(1.0)
+  T.eq({ default.steps, default.droppedSteps }, { 16, 104 }, "a 1.0 s hitch: 16 of its 120 steps taken")
+  ca.step(1e6)
+  T.eq({ default.steps, default.droppedSteps }, { 32, 104 + 1.2e8 - 16 }, "a 10^6 s frame: 16 more steps, not 1.2e8")
+  T.eq(default.time, ca.mediaTime(), "the dropped time is skipped, not owed")
+  T.raises(function() default:step(10.5) end, "World:step: step: dt must be in (0, 10] seconds (got 10.5)",
+           "a manual step is one cpSpaceStep: a longer one is refused, not split")
+  default:destroy()
   local world = P.World{ gravity = { 0, -GRAVITY }, maxStepsPerFrame = 4 }
   T.eq(world.maxStepsPerFrame, 4)
-  T.eq(P.World{}.maxStepsPerFrame, 0, "the default: no cap (the book)")
   local body = world:addBody{ mass = 1, moment = 1, position = { 0, 0 } }
   ca.step(1 / 60)
   T.eq(world.steps, 2)

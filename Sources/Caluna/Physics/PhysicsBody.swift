@@ -38,6 +38,9 @@ public final class PhysicsBody {
     public var positionUpdateSource: AnyObject?
     /// A serial number for messages and stable orders.
     public let serial: Int
+    /// The index of its first shape in its world's reach list for the
+    /// current step (PhysicsLimits.swift), -1 before any.
+    var reachStart = -1
     private static let nextSerial = Atomic<Int>(0)
 
     /// Replaces the velocity integration (cpBodySetVelocityUpdateFunc):
@@ -118,6 +121,7 @@ public final class PhysicsBody {
     /// Leaves `world`: its shapes (and it) are taken out of the space.
     func leave(_ w: PhysicsWorld) {
         for s in shapes where s.inSpace { cpSpaceRemoveShape(w.space, s.handle); s.inSpace = false }
+        w.spaceShapesStale = true
         if cpBodyGetSpace(handle) != nil { cpSpaceRemoveBody(w.space, handle) }
         spaceWorld = nil
     }
@@ -162,6 +166,10 @@ public final class PhysicsBody {
             ($0.bodyA === self && $0.bodyB.kind != .dynamic) || ($0.bodyB === self && $0.bodyA.kind != .dynamic)
         }) {
             throw CalunaError.invalid("body \(label) cannot become \(k.rawValue): a constraint joins it to a body that is not dynamic")
+        }
+        // Chipmunk moves the shapes between its static and moving indexes at once.
+        if let w = world, cpBodyGetSpace(handle) != nil, (k == .static) != (kind == .static) {
+            try w.admitPairs(of: shapes.filter(\.inSpace), moving: k != .static, "body \(label) did not become \(k.rawValue)")
         }
         world?.needsPreflight = true
         // A sleeping body changed to another type breaks its sleeping group.
@@ -212,21 +220,33 @@ public final class PhysicsBody {
     public var position: Point { Chipmunk.point(cpBodyGetPosition(handle)) }
     public func setPosition(_ p: Point) throws {
         try check()
-        cpBodySetPosition(handle, try Chipmunk.vect(p, "position"))
-        reindexIfStatic()
+        let v = try Chipmunk.vect(p, "position")
+        try moveStatic { cpBodySetPosition(handle, v) }
     }
 
     /// Radians, counter-clockwise in a y-up world (clockwise on a y-down screen).
     public var angle: Double { cpBodyGetAngle(handle) }
     public func setAngle(_ a: Double) throws {
         try check()
-        cpBodySetAngle(handle, try Chipmunk.number(a, "angle"))
-        reindexIfStatic()
+        let angle = try Chipmunk.number(a, "angle")
+        try moveStatic { cpBodySetAngle(handle, angle) }
     }
 
-    /// Static bodies are not re-indexed by steps: moving one re-indexes its shapes.
-    private func reindexIfStatic() {
-        guard kind == .static, let w = world, !w.isDestroyed else { return }
+    /// Static bodies are not re-indexed by steps: moving one re-indexes its
+    /// shapes, which Chipmunk pairs at once with the moving shapes they
+    /// overlap; past the world's maxContactPairs the move is undone.
+    private func moveStatic(_ move: () -> Void) throws {
+        guard kind == .static, let w = world, !w.isDestroyed else { move(); return }
+        let p = cpBodyGetPosition(handle), a = cpBodyGetAngle(handle)
+        move()
+        do {
+            try w.admitPairs(of: shapes.filter(\.inSpace), "the static body was not moved")
+        } catch {
+            cpBodySetPosition(handle, p)
+            cpBodySetAngle(handle, a)
+            for s in shapes { _ = cpShapeCacheBB(s.handle) }
+            throw error
+        }
         w.whenUnlocked { [self] in if cpBodyGetSpace(handle) != nil { cpSpaceReindexShapesForBody(w.space, handle) } }
     }
 
@@ -358,13 +378,19 @@ public final class PhysicsBody {
     @discardableResult
     public func addShape(_ geometry: PhysicsShape.Geometry) throws -> PhysicsShape {
         try check()
+        try world?.admitShapes(1)
         let s = try PhysicsShape(body: self, geometry: geometry)
+        if let w = world {
+            do { try w.admitPairs(of: [s], "the shape was not added") } catch { s.detachFromBody(); throw error }
+            w.shapeCount += 1
+        }
         shapes.append(s)
         if let w = world {
             w.whenUnlocked { [self] in
                 guard s.body === self, !s.inSpace, !w.isDestroyed, cpBodyGetSpace(handle) != nil || isStaticBodyOfWorld else { return }
                 cpSpaceAddShape(w.space, s.handle)
                 s.inSpace = true
+                w.spaceShapesStale = true
             }
         }
         updateAutomaticMoment()
@@ -378,10 +404,13 @@ public final class PhysicsBody {
             throw CalunaError.invalid("the shape is not on this body")
         }
         shapes.removeAll { $0 === s }
+        world?.shapeCount -= 1
         // Out of the space too (at the step's end if the space is locked,
         // also for a body whose own removal is still pending).
         if let w = world ?? spaceWorld {
-            w.whenUnlocked { if s.inSpace, !w.isDestroyed { cpSpaceRemoveShape(w.space, s.handle); s.inSpace = false } }
+            w.whenUnlocked {
+                if s.inSpace, !w.isDestroyed { cpSpaceRemoveShape(w.space, s.handle); s.inSpace = false; w.spaceShapesStale = true }
+            }
         }
         s.detachFromBody()
         updateAutomaticMoment()
@@ -395,7 +424,8 @@ public final class PhysicsBody {
 }
 
 // The update hooks run inside cpSpaceStep: a failing hook falls back to the
-// default integration and its error is reported after the step.
+// default integration and its error is reported after the step. A position
+// hook's move is checked against the contact-pair guard (PhysicsLimits.swift).
 private let velocityTrampoline: cpBodyVelocityFunc = { h, gravity, damping, dt in
     guard let b = PhysicsWorld.body(h), let hook = b.velocityUpdate, let w = b.world else {
         cpBodyUpdateVelocity(h, gravity, damping, dt); return
@@ -405,9 +435,11 @@ private let velocityTrampoline: cpBodyVelocityFunc = { h, gravity, damping, dt i
 }
 
 private let positionTrampoline: cpBodyPositionFunc = { h, dt in
-    guard let b = PhysicsWorld.body(h), let hook = b.positionUpdate, let w = b.world else {
+    guard let h, let b = PhysicsWorld.body(h), let hook = b.positionUpdate, let w = b.world else {
         cpBodyUpdatePosition(h, dt); return
     }
+    let pose = calu_cpBodyPose(h)
     let ok = w.runCallback(default: false) { try hook(b, dt); return true }
     if !ok { cpBodyUpdatePosition(h, dt) }
+    w.checkHookMove(b, from: pose, dt: dt)
 }

@@ -92,6 +92,10 @@ extension PhysicsWorld: PhysicsObject {
         // world.step is the method in Lua: timeStep reads (and sets) the same.
         .number("timeStep", { $0.stepDuration }) { try $0.setStep($1) },
         .integer("maxStepsPerFrame", { $0.maxStepsPerFrame }) { try $0.setMaxStepsPerFrame($1) },
+        .integer("maxBodies", { $0.maxBodies }) { try $0.setLimit(\.maxBodies, "maxBodies", $1) },
+        .integer("maxShapes", { $0.maxShapes }) { try $0.setLimit(\.maxShapes, "maxShapes", $1) },
+        .integer("maxConstraints", { $0.maxConstraints }) { try $0.setLimit(\.maxConstraints, "maxConstraints", $1) },
+        .integer("maxContactPairs", { $0.maxContactPairs }) { try $0.setLimit(\.maxContactPairs, "maxContactPairs", $1) },
         .bool("paused", { $0.paused }) { w, p in w.paused = p },
         .number("time", { $0.simulatedTime }),
         .number("steps", { Double($0.stepCount) }),

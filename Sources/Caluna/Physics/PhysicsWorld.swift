@@ -18,10 +18,10 @@ public final class PhysicsWorld {
     /// The length of one fixed step, in seconds.
     public private(set) var stepDuration: Double
     var stepTicks: Int64
-    /// 0: no cap (the book). Otherwise steps beyond it in one frame are
-    /// dropped and the simulation falls behind the clock instead of
-    /// spiralling.
-    public var maxStepsPerFrame = 0
+    /// The caps on what the world holds and on a catch-up (PhysicsLimits.swift).
+    public internal(set) var limits: PhysicsLimits
+    /// Made for an engine with a memory limit: its caps cannot be raised.
+    public let isSandboxed: Bool
     /// A paused world is not stepped by the clock (manual `step` still works).
     public var paused = false {
         didSet { if let e = engine { simulatedTick = e.clock.ticks } }
@@ -39,6 +39,15 @@ public final class PhysicsWorld {
     var movingHandles: [BodyRef?] = []
     var movingHandlesStale = true
     var constraints: [PhysicsConstraint] = []
+    /// The contact-pair guard's state (PhysicsLimits.swift): shapes on the
+    /// world's bodies (the static body's included); the pairs counted, once
+    /// `pairsCounted`; the reach of shapes that join after the step; during a
+    /// counted step, each shape's reach and handle and the pairs so far.
+    var shapeCount = 0, pairEstimate = 0, pairsCounted = false
+    var pendingReach: [calu_Reach] = []
+    var stepReach: [calu_Reach] = [], stepReachShapes: [ShapeRef?] = [], stepPairs = 0
+    /// The shapes in the space in body order, rebuilt when shapes join or leave it.
+    var spaceShapes: [ShapeRef?] = [], spaceShapesStale = true, reachScratch: [calu_Reach] = []
     var handlers: [CollisionHandler.Selector: CollisionHandler] = [:]
     /// Bodies with layers bound to them, in binding order.
     var boundBodies: [PhysicsBody] = []
@@ -66,7 +75,10 @@ public final class PhysicsWorld {
         public var collisionBias: Double? = nil
         public var collisionPersistence = 3
         public var step = 1.0 / 120
-        public var maxStepsPerFrame = 0
+        /// nil: the limits' default (16); 0: no cap (trusted worlds only).
+        public var maxStepsPerFrame: Int? = nil
+        /// nil: `PhysicsLimits.defaults(for:)` the world's ledger.
+        public var limits: PhysicsLimits? = nil
         public init() {}
     }
 
@@ -78,7 +90,10 @@ public final class PhysicsWorld {
 
     /// A world stepped by `engine`'s clock (nil: stepped only by hand).
     public init(engine: Engine?, settings: Settings = Settings()) throws {
-        memoryCharge = try MemoryCharge(engine?.memory ?? MemoryLedger.current, PhysicsWorld.estimatedBytes, "a physics world")
+        let ledger = engine?.memory ?? MemoryLedger.current
+        memoryCharge = try MemoryCharge(ledger, PhysicsWorld.estimatedBytes, "a physics world")
+        isSandboxed = (ledger?.limit ?? 0) > 0
+        limits = PhysicsLimits.defaults(for: ledger)
         space = Chipmunk.newSpace()
         self.engine = engine
         stepDuration = 1.0 / 120
@@ -111,7 +126,14 @@ public final class PhysicsWorld {
         if let b = s.collisionBias { try setCollisionBias(b) }
         try setCollisionPersistence(s.collisionPersistence)
         try setStep(s.step)
-        try setMaxStepsPerFrame(s.maxStepsPerFrame)
+        if let l = s.limits {
+            try setLimit(\.maxBodies, "maxBodies", l.maxBodies)
+            try setLimit(\.maxShapes, "maxShapes", l.maxShapes)
+            try setLimit(\.maxConstraints, "maxConstraints", l.maxConstraints)
+            try setLimit(\.maxContactPairs, "maxContactPairs", l.maxContactPairs)
+            try setMaxStepsPerFrame(l.maxStepsPerFrame)
+        }
+        if let n = s.maxStepsPerFrame { try setMaxStepsPerFrame(n) }
     }
 
     /// Removes everything and frees the space; the engine stops stepping
@@ -129,9 +151,15 @@ public final class PhysicsWorld {
         // No callback may reach a script while the world comes apart.
         for h in handlers.values { h.detach() }
         handlers = [:]
-        for c in constraints { cpSpaceRemoveConstraint(space, c.handle); c.world = nil }
+        // Dropped at once, not per shape (Chipmunk's removal scans them all).
+        // Sleeping bodies keep their contacts in memory of their own, which waking frees.
+        for b in bodies where b.kind == .dynamic && b.isSleeping { cpBodyActivate(b.handle) }
+        var handles: [BodyRef?] = ([staticBody] + bodies).map(\.handle)
+        handles.withUnsafeMutableBufferPointer { calu_cpSpaceForgetArbiters(space, $0.baseAddress, Int32($0.count)) }
+        // In the order Chipmunk finds each at the start of its arrays.
+        for c in PhysicsWorld.removalOrder(constraints) { cpSpaceRemoveConstraint(space, c.handle); c.world = nil }
         constraints = []
-        for b in bodies { b.leave(self); b.world = nil }
+        for b in PhysicsWorld.removalOrder(bodies) { b.leave(self); b.world = nil }
         bodies = []
         movingHandles = []
         boundBodies = []
@@ -218,11 +246,6 @@ public final class PhysicsWorld {
         stepTicks = ticks
     }
 
-    public func setMaxStepsPerFrame(_ n: Int) throws {
-        guard n >= 0 else { throw CalunaError.invalid("maxStepsPerFrame must be 0 (no cap) or more (got \(n))") }
-        maxStepsPerFrame = n
-    }
-
     /// Seconds of simulation run so far (steps × their durations, by the clock).
     public var simulatedTime: Double { Clock.seconds(ticks: simulatedTick) }
 
@@ -239,12 +262,16 @@ public final class PhysicsWorld {
         var first = FirstError()
         var steps = 0
         while simulatedTick < tick {
-            if maxStepsPerFrame > 0, steps >= maxStepsPerFrame {
+            let cap = limits.maxStepsPerFrame
+            if cap > 0, steps >= cap {
                 droppedSteps += Int((tick - simulatedTick + stepTicks - 1) / stepTicks)
                 simulatedTick = tick
                 break
             }
             try Interruption.check()
+            // A refused step ends the catch-up; the time stays owed (the next
+            // frame tries again, within the cap).
+            do { try admitStep(stepDuration) } catch { first.run { throw error }; break }
             simulatedTick += stepTicks
             steps += 1
             first.run { try stepOnce(stepDuration) }
@@ -259,6 +286,7 @@ public final class PhysicsWorld {
     public func step(_ dt: Double) throws {
         try checkNotStepping("step")
         guard dt.isFinite, dt > 0, dt <= 10 else { throw CalunaError.invalid("step: dt must be in (0, 10] seconds (got \(dt))") }
+        try admitStep(dt)
         // Bound layers follow even when a callback failed.
         defer { syncBindings() }
         try stepOnce(dt)
@@ -274,7 +302,10 @@ public final class PhysicsWorld {
         stepCount += 1
         let error = callbackError
         callbackError = nil
+        stepReach = []
+        stepReachShapes = []
         runDeferred()
+        pendingReach = []
         let diverged = checkDivergence()
         if let e = engine {
             e.pendingStats.physicsSteps += 1
@@ -368,8 +399,10 @@ public final class PhysicsWorld {
         if let s = cpBodyGetSpace(body.handle), s != space {
             throw CalunaError.invalid("body \(body.label) is still leaving another world (removed during its step); add it after that step")
         }
+        try admitBody(body)
         body.world = self
         bodies.append(body)
+        shapeCount += body.shapes.count
         movingHandlesStale = true
         if !body.bindings.isEmpty { boundBodies.append(body) }
         needsPreflight = true
@@ -377,6 +410,7 @@ public final class PhysicsWorld {
             cpSpaceAddBody(space, body.handle)
             body.spaceWorld = self
             for s in body.shapes where !s.inSpace { cpSpaceAddShape(space, s.handle); s.inSpace = true }
+            spaceShapesStale = true
         }
     }
 
@@ -388,6 +422,7 @@ public final class PhysicsWorld {
         }
         for c in constraints where c.bodyA === body || c.bodyB === body { try remove(c) }
         bodies.removeAll { $0 === body }
+        shapeCount -= body.shapes.count
         movingHandlesStale = true
         boundBodies.removeAll { $0 === body }
         body.world = nil
@@ -407,6 +442,7 @@ public final class PhysicsWorld {
             }
         }
         try c.checkSolvable()
+        try admitConstraint()
         c.world = self
         constraints.append(c)
         needsPreflight = true
