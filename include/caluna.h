@@ -368,8 +368,9 @@ typedef enum caluna_pixel_format {
  *  to bottom; padding bytes at the end of a row are not touched. Areas no layer covers are
  *  transparent (0, 0, 0, 0). Identical inputs give identical bytes.
  *  Status: OK; INVALID_ARGUMENT (NULL buffer, wrong width/height, stride or buffer too
- *  small, overflow, unknown format); NOT_SUPPORTED (a feature the renderer lacks);
- *  OUT_OF_MEMORY; STALE_HANDLE. Since ABI 1.5 any transform renders: perspective layers are
+ *  small, overflow, unknown format, more than 1,000,000 replicated layers — see
+ *  "CAReplicatorLayer"); NOT_SUPPORTED (a feature the renderer lacks); OUT_OF_MEMORY (also a
+ *  tree too deep for the calling thread's stack); STALE_HANDLE. Since ABI 1.5 any transform renders: perspective layers are
  *  drawn offscreen and warped (see README "perspective rendering"), 3D contexts are
  *  depth-sorted, doubleSided = 0 culls back faces; "sublayerTransform" and "doubleSided" are
  *  ordinary properties (caluna_layer_set with caluna_transform / caluna_bool values). */
@@ -3099,7 +3100,9 @@ caluna_status caluna_text_layer_get_run(caluna_engine *e, caluna_layer layer, in
  *  "instanceRedOffset"/"instanceGreenOffset"/"instanceBlueOffset"/"instanceAlphaOffset"
  *  NUMBER 0 (instance k is multiplied by instanceColor + k·offset, clamped to 0…1),
  *  "preservesDepth" BOOL 0 (1 with 3D content makes caluna_render return NOT_SUPPORTED).
- *  All but preservesDepth are animatable. Hit testing sees only instance 0. */
+ *  All but preservesDepth are animatable. Hit testing sees only instance 0. Nested
+ *  replicators multiply: one render draws at most 1,000,000 replicated layers in all,
+ *  counted before any is drawn; past that caluna_render returns INVALID_ARGUMENT. */
 
 /* ---------------------------------------------------------------------------------------- */
 /* Scroll layers (ABI 1.7)                                                                  */

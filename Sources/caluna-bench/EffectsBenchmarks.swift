@@ -1,5 +1,6 @@
 import Caluna
 import CCairo
+import Glibc
 
 /// Issue #5's rows: (a) rounded, clipped layers against the same drawn by
 /// hand with cairo; (b) shadows with a shadowPath against shadows taken from
@@ -165,4 +166,69 @@ final class RasterCacheFrames: Benchmark {
         guard miss.stats.rasterCacheMisses == 1 else { throw BenchmarkFailure("the changed subtree did not miss: \(miss.stats)") }
         return try comparePictures(caluna: a, peer: RGBA(try miss.render()), peerName: "cache miss", tolerance: 0)
     }
+}
+
+/// (d) Issue #20: one shadow blurred at σ = 8 and at σ = 300 (the blur's
+/// cost must not grow with σ). The peer is cairo compositing the same
+/// picture from the exact Gaussian shadow, computed once before timing: the
+/// ratio is what the blur adds to painting, and the check is the blur's
+/// distance from the exact Gaussian.
+class ShadowBlur: CairoPeerBenchmark {
+    class var sigma: Double { 8 }
+    class var name: String { "shadow-blur-8" }
+    static let peer = "cairo-exact-mask"
+    static let side = 512, box = (128, 384)
+    let engine: Engine
+    let mask: OpaquePointer
+    var detail: String { "1 shadow σ=\(Int(Self.sigma)) \(Self.side)x\(Self.side)" }
+    var tolerance: Int { 2 }
+
+    required init() throws {
+        let n = Self.side, (lo, hi) = Self.box
+        engine = try Engine(size: Size(Double(n), Double(n)), scale: 1)
+        engine.root.backgroundColor = .white
+        let card = engine.makeLayer()
+        card.frame = Rect(Double(lo), Double(lo), Double(hi - lo), Double(hi - lo))
+        card.backgroundColor = Color(r8: 0, g8: 0, b8: 255)
+        card.shadowOpacity = 1
+        card.shadowOffset = Size(0, 0)
+        card.shadowRadius = Self.sigma
+        try engine.root.addSublayer(card)
+        // The exact shadow of a pixel-aligned square is separable: g(x)·g(y),
+        // g the square's indicator convolved with the normalised kernel (3σ).
+        let s = Self.sigma, r = Int((3 * s).rounded(.up))
+        let k = (-r...r).map { exp(-Double($0 * $0) / (2 * s * s)) }
+        let total = k.reduce(0, +)
+        var g = [Double](repeating: 0, count: n)
+        for x in 0..<n {
+            for t in max(lo, x - r)..<max(max(lo, x - r), min(hi, x + r + 1)) { g[x] += k[x - t + r] }
+            g[x] /= total
+        }
+        mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(n), Int32(n))
+        let stride = Int(cairo_image_surface_get_stride(mask)), data = cairo_image_surface_get_data(mask)!
+        for y in 0..<n { for x in 0..<n { data[y * stride + x] = UInt8((255 * g[x] * g[y]).rounded()) } }
+        cairo_surface_mark_dirty(mask)
+    }
+
+    deinit { cairo_surface_destroy(mask) }
+
+    func peerRender() throws -> OpaquePointer {
+        let n = Double(Self.side), (lo, hi) = Self.box
+        let surface = try cairoSurface(n, n)
+        let cr = cairo_create(surface)
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_mask_surface(cr, mask, 0, 0)
+        cairo_set_source_rgb(cr, 0, 0, 1)
+        cairo_rectangle(cr, Double(lo), Double(lo), Double(hi - lo), Double(hi - lo))
+        cairo_fill(cr)
+        cairo_destroy(cr)
+        return surface
+    }
+}
+
+final class ShadowBlurWide: ShadowBlur {
+    override class var sigma: Double { 300 }
+    override class var name: String { "shadow-blur-300" }
 }

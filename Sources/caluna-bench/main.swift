@@ -7,6 +7,7 @@ let allBenchmarks: [Benchmark.Type] = [
     RoundedClips.self,
     ShadowPaths.self,
     RasterCacheFrames.self,
+    ShadowBlur.self, ShadowBlurWide.self,
     PhysicsBoxes.self,
     PhysicsBoxesSwift.self,
     PhysicsBoxesBound.self,

@@ -1,7 +1,7 @@
 import Testing
 @testable import Caluna
 
-/// Contents placement (gravity, nine-slice), the blur kernel, display and
+/// Contents placement (gravity, nine-slice), display and
 /// dirty rectangles, masks and memory accounting, in Swift.
 @Suite struct ContentsTests {
     @Test func gravityPlacesContentAsTheTableSays() {
@@ -42,16 +42,6 @@ import Testing
         // The default centre is one patch.
         layer.contentsCenter = Rect(0, 0, 1, 1)
         #expect(c.ninePatches(layer, source: Rect(0, 0, 40, 40), dest: Rect(0, 0, 200, 60)).count == 1)
-    }
-
-    @Test func blurKernelIsNormalisedExactly() {
-        for sigma in [0.5, 1, 3, 7.3, 20] {
-            let k = GaussianBlur.kernel(sigma: sigma)
-            #expect(k.reduce(0, +) == 65536)
-            #expect(k.count == 2 * GaussianBlur.margin(sigma: sigma) + 1)
-            #expect(k.first! <= k[k.count / 2])
-        }
-        #expect(GaussianBlur.margin(sigma: 0) == 0)
     }
 
     @Test func displayDrawsOnlyWhenAskedAndDirtyRectsRedrawOnlyTheirPixels() throws {

@@ -118,6 +118,55 @@ static void replicator(void) {
     caluna_engine_destroy(e);
 }
 
+/* Replicator bombs: 60 replicators of 2 nested in one another (2^61 − 2 layers to draw) and
+ * three of 10,000. caluna_render counts what the replicators would draw before drawing any and
+ * refuses past ReplicatorLayerState.maximumReplicatedLayers (1,000,000) with
+ * INVALID_ARGUMENT; hiding the outer levels brings the count under it and the engine renders. */
+static void replicator_bombs(void) {
+    caluna_engine *e = new_engine();
+    EXPECT_OK(e, caluna_engine_set_size(e, 64, 64, 1));
+    caluna_layer levels[60], parent = 0;
+    double step[16];
+    caluna_transform3d_make_translation(1, 0, 0, step);
+    for (int i = 0; i < 60; i++) {
+        parent = levels[i] = make(e, "CAReplicatorLayer", parent, 0, 0, 10, 10);
+        lset(e, parent, "instanceCount", caluna_number(2));
+        lset(e, parent, "instanceTransform", caluna_transform(step));
+    }
+    caluna_layer leaf = make(e, "CALayer", parent, 0, 0, 1, 1);
+    lset(e, leaf, "backgroundColor", caluna_color(1, 0, 0, 1));
+    caluna_engine_pixel_size(e, &pw, &ph);
+    uint8_t *buf = (uint8_t *)calloc((size_t)pw * (size_t)ph, 4);
+    EXPECT(e, caluna_render(e, buf, (size_t)pw * (size_t)ph * 4, pw, ph, pw * 4, CALUNA_RGBA8_STRAIGHT),
+           CALUNA_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(caluna_last_error(e), "would draw 2305843009213693950 replicated layers") != NULL,
+          "60 nested replicators of 2: %s", caluna_last_error(e));
+    /* The inner 10 levels moved to the root, the rest hidden: 2 + 4 + … + 2^10 = 2046 layers, drawn. */
+    EXPECT_OK(e, caluna_transaction_set_disable_actions(e, 1));
+    EXPECT_OK(e, lset(e, levels[0], "hidden", caluna_bool(1)));   /* counts 0: not drawn */
+    caluna_layer root = 0;
+    caluna_root_layer(e, &root);
+    EXPECT_OK(e, caluna_layer_add_sublayer(e, root, levels[50]));
+    EXPECT_OK(e, render(e));
+    CHECK(is_rgb(0, 0, 0xFF0000, 0) && is_rgb(10, 0, 0xFF0000, 0), "the 10 inner levels draw x 0 … 10");
+
+    caluna_engine *f = new_engine();
+    EXPECT_OK(f, caluna_engine_set_size(f, 64, 64, 1));
+    parent = 0;
+    for (int i = 0; i < 3; i++) {
+        parent = make(f, "CAReplicatorLayer", parent, 0, 0, 10, 10);
+        EXPECT_OK(f, lset(f, parent, "instanceCount", caluna_number(10000)));
+    }
+    make(f, "CALayer", parent, 0, 0, 1, 1);
+    EXPECT(f, caluna_render(f, buf, (size_t)pw * (size_t)ph * 4, pw, ph, pw * 4, CALUNA_RGBA8_STRAIGHT),
+           CALUNA_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(caluna_last_error(f), "would draw 1000100010000 replicated layers") != NULL,
+          "three nested replicators of 10,000: %s", caluna_last_error(f));
+    free(buf);
+    caluna_engine_destroy(f);
+    caluna_engine_destroy(e);
+}
+
 static void scrolling(void) {
     caluna_engine *e = new_engine();
     EXPECT_OK(e, caluna_engine_set_size(e, 100, 100, 1));
@@ -181,6 +230,7 @@ static void scrolling(void) {
 int main(void) {
     gradient();
     replicator();
+    replicator_bombs();
     scrolling();
     free(pixels);
     return finish();

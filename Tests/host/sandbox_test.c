@@ -498,8 +498,8 @@ static void test_time_limit(const void *arg) {
     caluna_engine_destroy(e);
 }
 
-/* Time spent in engine work the script asks for counts: one ca.advance with a physics
- * world is 1.2e10 fixed steps; two nested replicators make one render draw 10^8 layers. */
+/* Time spent in engine work the script asks for counts: ca.step with a physics world again
+ * and again; renders of two nested replicators drawing 10^6 layers each, again and again. */
 static void test_time_in_engine_work(const void *arg) {
     const char *source = arg;
     caluna_sandbox_options o = options(64u << 20, 0, 1);
@@ -676,12 +676,12 @@ int main(void) {
         "while true do ca.step(1) end\n");   /* 120 steps due each time, 16 run (maxStepsPerFrame) */
     in_child("time limit: nested replicators", 20, test_time_in_engine_work,
         "local ca = require 'caluna'\n"
-        "local outer = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 10000 }\n"
-        "local inner = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 10000 }\n"
+        "local outer = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 1000 }\n"
+        "local inner = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 999 }\n"
         "inner:addSublayer(ca.Layer{ frame = {0, 0, 1, 1}, backgroundColor = 'red' })\n"
         "outer:addSublayer(inner)\n"
         "ca.root:addSublayer(outer)\n"
-        "ca.render()\n");
+        "while true do ca.render() end\n");   /* 10^6 layers a render: the replicator budget's most */
     in_child("callback budget", 30, test_callback_budget, NULL);
     in_child("__gc", 20, test_gc, NULL);
     in_child("memory after longjmp", 60, test_memory, NULL);

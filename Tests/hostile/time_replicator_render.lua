@@ -1,6 +1,7 @@
--- Two nested replicators of 10,000 instances: one ca.render draws 10^8 layers.
--- expect: time limit|instruction budget exhausted
--- exit: 3
+-- Two nested replicators of 10,000 instances: one ca.render would draw 10^8 layers; the render
+-- counts them before drawing any and refuses past 1,000,000.
+-- expect: one render would draw 100010000 replicated layers
+-- exit: 1
 -- args: --instruction-limit 1000000 --memory-limit 64 --time-limit 2
 local ca = require "caluna"
 local outer = ca.ReplicatorLayer{ frame = {0, 0, 100, 100}, instanceCount = 10000 }

@@ -13,8 +13,12 @@ public struct ReplicatorLayerState: Equatable {
     public var instanceAlphaOffset = 0.0
     public var preservesDepth = false
 
-    /// The instances drawn: instanceCount rounded down, at least 0.
-    public var count: Int { instanceCount >= 1 ? Int(instanceCount) : 0 }
+    /// The instances drawn: instanceCount rounded down, within
+    /// 0…maximumInstanceCount (the setter refuses values beyond it; the
+    /// clamp keeps the conversion to Int safe whatever the state holds).
+    public var count: Int {
+        instanceCount >= 1 ? Int(min(instanceCount, Double(ReplicatorLayerState.maximumInstanceCount))) : 0
+    }
 
     /// Instance k's modulation colour: instanceColor + k·offsets, each
     /// component clamped to 0…1 (spec §6 item 7). nil instanceColor is white.
@@ -29,6 +33,17 @@ extension ReplicatorLayerState {
     /// Each instance draws every sublayer once more: beyond this the count is
     /// refused rather than silently slow.
     public static let maximumInstanceCount = 10_000
+
+    /// The layers one render may draw as replicator instances, summed over
+    /// the frame: each replicator's instanceCount times the layers of its
+    /// sublayer subtrees, nested replicators multiplying (10 × 10 × 10
+    /// instances of one layer count 1,110: the inner replicators are layers
+    /// too). Counted before a replicator draws anything; beyond it the
+    /// render fails with invalidArgument. 1,000,000 is ~1 s of small layers
+    /// in a release build and far above any real scene (listing 6.8 draws
+    /// 10); it keeps 3 nested replicators of 10,000 or 60 nested replicators
+    /// of 2 (2^61 − 2 layers) from hanging the host.
+    public static let maximumReplicatedLayers = 1_000_000
 
     static func checkCount(_ n: Double) throws {
         guard n >= 0, n <= Double(maximumInstanceCount) else {

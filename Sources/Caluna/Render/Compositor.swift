@@ -19,6 +19,11 @@ struct Compositor {
     let memory = MemoryLedger.current
     /// One charge per offscreen group alive, innermost last (groups nest).
     var groupCharges: [MemoryCharge] = []
+    /// Layers this render's replicators draw, counted against
+    /// `ReplicatorLayerState.maximumReplicatedLayers` (ReplicatorRendering.swift).
+    var replicatedLayers = 0
+    /// Replicators being drawn: inside one, the copies are counted already.
+    var replicating = 0
 
     init(target: Image, scale: Double) {
         self.init(cairo: cairo_create(target.surface))
@@ -28,6 +33,24 @@ struct Compositor {
     init(cairo: OpaquePointer) { cr = cairo }
 
     func finish() { cairo_destroy(cr) }
+
+    /// A compositor for an offscreen pass of this render (raster cache,
+    /// projected layer): it carries the render's state on; `absorb` takes
+    /// its counters back.
+    func offscreen(_ surface: OpaquePointer) -> Compositor {
+        var sub = Compositor(cairo: cairo_create(surface))
+        sub.contentsFlipped = contentsFlipped
+        sub.depth = depth
+        sub.replicatedLayers = replicatedLayers
+        sub.replicating = replicating
+        return sub
+    }
+
+    /// Takes back what an offscreen pass counted.
+    mutating func absorb(_ sub: Compositor) {
+        stats.absorb(sub.stats)
+        replicatedLayers = sub.replicatedLayers
+    }
 
     /// Draws `layer` placed in the current space (canvas space for a root);
     /// `parentSpace` is the superlayer's (2D) sublayer space, passed down so

@@ -116,8 +116,7 @@ extension Compositor {
         k = min(k, (Compositor.maximumProjectedPixels / (source.width * source.height)).squareRoot(), 8192 / max(source.width, source.height))
         guard k.isFinite, k > 0 else { return }
         let image = try Image(width: Int((source.width * k).rounded(.up)) + 2, height: Int((source.height * k).rounded(.up)) + 2)
-        var sub = Compositor(cairo: cairo_create(image.surface))
-        sub.contentsFlipped = contentsFlipped
+        var sub = offscreen(image.surface)
         sub.depth = depth + 1
         // One transparent texel of margin gives antialiased edges.
         cairo_translate(sub.cr, 1, 1)
@@ -127,7 +126,7 @@ extension Compositor {
             defer { sub.finish() }
             try sub.drawBody(layer, alpha: 1)
         }
-        stats.absorb(sub.stats)
+        absorb(sub)
         stats.offscreenPasses += 1
         stats.offscreenPixels += image.width * image.height
 

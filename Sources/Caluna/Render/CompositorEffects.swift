@@ -89,46 +89,73 @@ extension Compositor {
     }
 
     /// Draws a silhouette (in the layer's space) into an A8 buffer in device
-    /// pixels with room for the blur, blurs it, and paints the shadow colour
-    /// through it, offset by shadowOffset (in the layer's space, D18).
+    /// pixels, blurs it into a second buffer covering only the part of the
+    /// shadow the target shows, and paints the shadow colour through that,
+    /// offset by shadowOffset (in the layer's space, D18). The silhouette
+    /// buffer holds only what can reach that part (within the blur's margin),
+    /// so a wide blur of a small layer costs the visible area, not (6σ)².
     private mutating func paintShadow(layer: Layer, extent: Rect, alpha: Double, silhouette: (OpaquePointer) -> Void) throws {
         guard let color = layer.shadowColor?.clamped else { return }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
         let linearScale = sqrt(abs(m.xx * m.yy - m.xy * m.yx))
         let sigma = layer.shadowRadius * linearScale
-        let margin = GaussianBlur.margin(sigma: sigma)
-        // The silhouette's device rectangle, limited to what can reach the target.
-        let dev = deviceRect(of: extent)
+        let margin = Double(GaussianBlur.margin(sigma: sigma))
         guard let clip = deviceClip() else { return }
         var dx = layer.shadowOffset.width, dy = layer.shadowOffset.height
         cairo_user_to_device_distance(cr, &dx, &dy)
-        let limit = clip.insetBy(-Double(margin) - abs(dx) - 1, -Double(margin) - abs(dy) - 1).offsetBy(-dx, -dy)
-        let area = dev.intersection(limit)
-        guard area.width > 0, area.height > 0 else { return }
-        let ox = area.minX.rounded(.down), oy = area.minY.rounded(.down)
-        let w = Int((area.maxX - ox).rounded(.up)) + 2 * margin, h = Int((area.maxY - oy).rounded(.up)) + 2 * margin
-        guard w > 0, h > 0, w <= Image.maximumSide * 2, h <= Image.maximumSide * 2, w * h <= Image.maximumPixels else { return }
-        // The A8 silhouette and the blur's row pass (GaussianBlur), for this call only.
-        let scratch = try MemoryCharge(memory, 2 * w * h + 8 * w + 256, "render: a shadow of \(w)×\(h) pixels")
+        // Both rectangles in device pixels before the offset: the shadow
+        // pixels wanted (where the blur can reach, seen through the clip; one
+        // pixel more for the resampling at a fractional offset), then the
+        // silhouette pixels they depend on.
+        let dev = deviceRect(of: extent)
+        guard let wanted = Compositor.pixelRect(dev.insetBy(-margin, -margin).intersection(clip.offsetBy(-dx, -dy).insetBy(-1, -1))),
+              let needed = Compositor.pixelRect(dev.intersection(wanted.rect.insetBy(-margin, -margin))) else { return }
+        let (w, h, sw, sh) = (wanted.width, wanted.height, needed.width, needed.height)
+        guard Compositor.fitsOffscreen(w, h), Compositor.fitsOffscreen(sw, sh), Compositor.fitsOffscreen(w, sh) else { return }
+        // The two A8 buffers and the blur's scratch, for this call only.
+        let bytes = sw * sh + w * h + GaussianBlur.scratchBytes(source: (sw, sh), target: (w, h), sigma: sigma) + 256
+        let scratch = try MemoryCharge(memory, bytes, "render: a shadow of \(w)×\(h) pixels from \(sw)×\(sh)")
         defer { withExtendedLifetime(scratch) {} }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return }
-        defer { cairo_surface_destroy(surface) }
+        guard let source = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(sw), Int32(sh)),
+              cairo_surface_status(source) == CAIRO_STATUS_SUCCESS else { return }
+        defer { cairo_surface_destroy(source) }
+        guard let target = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)),
+              cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else { return }
+        defer { cairo_surface_destroy(target) }
+        let from = GaussianBlur.Plane(surface: source, origin: (needed.x, needed.y))
+        let to = GaussianBlur.Plane(surface: target, origin: (wanted.x, wanted.y))
         stats.offscreenPasses += 1
-        stats.offscreenPixels += w * h
-        let scr = cairo_create(surface)!
-        cairo_translate(scr, Double(margin) - ox, Double(margin) - oy)
+        stats.offscreenPixels += sw * sh + w * h
+        let scr = cairo_create(source)!
+        cairo_translate(scr, Double(-needed.x), Double(-needed.y))
         cairo_transform(scr, &m)
         silhouette(scr)
         cairo_destroy(scr)
-        GaussianBlur.blurAlpha(surface, sigma: sigma)
+        GaussianBlur.blur(from, into: to, sigma: sigma)
         let a = min(max(layer.shadowOpacity, 0), 1) * color.alpha * alpha
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, a)
-        cairo_mask_surface(cr, surface, ox - Double(margin) + dx, oy - Double(margin) + dy)
+        cairo_mask_surface(cr, target, Double(wanted.x) + dx, Double(wanted.y) + dy)
         cairo_restore(cr)
+    }
+
+    /// A device rectangle grown to whole pixels; nil when empty or absurdly
+    /// far (1e9 pixels: such a shadow cannot be on any target).
+    static func pixelRect(_ r: Rect) -> (x: Int, y: Int, width: Int, height: Int, rect: Rect)? {
+        guard r.width > 0, r.height > 0 else { return nil }
+        let x0 = r.minX.rounded(.down), y0 = r.minY.rounded(.down)
+        let x1 = r.maxX.rounded(.up), y1 = r.maxY.rounded(.up)
+        let limit = 1e9   // far beyond any buffer, within Int and exact in Double
+        guard abs(x0) < limit, abs(y0) < limit, abs(x1) < limit, abs(y1) < limit else { return nil }
+        return (Int(x0), Int(y0), Int(x1 - x0), Int(y1 - y0), Rect(x0, y0, x1 - x0, y1 - y0))
+    }
+
+    /// A shadow buffer this large is skipped (the old bound: twice an
+    /// image's side, an image's pixels).
+    static func fitsOffscreen(_ w: Int, _ h: Int) -> Bool {
+        w > 0 && h > 0 && w <= Image.maximumSide * 2 && h <= Image.maximumSide * 2 && w * h <= Image.maximumPixels
     }
 
     /// A user-space rect's bounding box in device pixels.

@@ -65,14 +65,12 @@ extension Compositor {
         } else {
             stats.rasterCacheMisses += 1
             let image = try Image(width: Int(w), height: Int(h))
-            var sub = Compositor(cairo: cairo_create(image.surface))
-            sub.contentsFlipped = contentsFlipped
-            sub.depth = depth
+            var sub = offscreen(image.surface)
             cairo_scale(sub.cr, k, k)
             cairo_translate(sub.cr, -extent.minX, -extent.minY)
             defer { sub.finish() }
             try sub.drawBody(layer, alpha: 1)
-            stats.absorb(sub.stats)
+            absorb(sub)
             stats.offscreenPasses += 1
             stats.offscreenPixels += image.width * image.height
             cache = RasterCache(image: image, extent: extent, scale: k, fingerprint: fingerprint)

@@ -19,9 +19,17 @@ extension Compositor {
         if r.preservesDepth && !flat {
             throw CalunaError(.notSupported, "CAReplicatorLayer: preservesDepth = true with 3D content (a 3D instanceTransform or sublayer transform) is not supported; set it to false (the instances are then flattened into the replicator)")
         }
+        // The copies of the whole nesting are counted before any is drawn;
+        // replicators drawn inside this one are part of that count.
+        if replicating == 0 { try chargeReplicas(of: layer) }
+        replicating += 1
+        defer { replicating -= 1 }
         let now = layer.engine?.mediaTime ?? 0
         let animated = r.instanceDelay != 0 && layer.sublayers.contains { Compositor.hasAnimations($0) }
         var members: [(ContextLayer, Int)] = []
+        // A tint's group is bounded by the instance's extent: the sublayers'
+        // own extents are the same for every instance (unless delayed copies).
+        var placed: [(Layer, Rect)]?? = nil
         for (k, instance) in layer.replicatorInstanceSpaces.enumerated() {
             if k & 63 == 0 { try Interruption.check() }
             var subs = layer.sublayersInDrawingOrder
@@ -30,7 +38,12 @@ extension Compositor {
             }
             if flat, let m = instance.planeProjection.affine {
                 let tint = r.modulation(k)
-                try tinted(tint, within: tint == .white ? nil : instanceExtent(subs, m)) {
+                var extent: Rect? = nil
+                if tint != .white {
+                    if placed == nil || (animated && k > 0) { placed = placedExtents(subs) }
+                    extent = placed!.flatMap { instanceExtent($0, m) }
+                }
+                try tinted(tint, within: extent) {
                     for sub in subs { try $0.draw(sub, parentSpace: m, inheritedOpacity: alpha) }
                 }
             } else {
@@ -88,26 +101,53 @@ extension Compositor {
     }
 
     /// The box every instance's sublayers cover in the replicator's space,
-    /// nil when unbounded or not affine.
+    /// nil when unbounded or not affine. Each sublayer's extent is taken once
+    /// and placed per instance, so nested replicators add, not multiply.
     func replicatedExtent(of layer: Layer) -> Rect? {
+        guard let placed = placedExtents(layer.sublayers) else { return nil }
         var box = Rect.zero
         for space in layer.replicatorInstanceSpaces {
-            guard let m = space.planeProjection.affine, let e = instanceExtent(layer.sublayers, m) else { return nil }
+            guard let m = space.planeProjection.affine, let e = instanceExtent(placed, m) else { return nil }
             box = box.union(e)
         }
         return box
     }
 
-    /// The box one instance's sublayers cover in the current space, nil when
-    /// unbounded or not affine (the group is then as large as the clip).
-    func instanceExtent(_ subs: [Layer], _ m: AffineTransform) -> Rect? {
-        var box: Rect? = nil
+    /// The visible sublayers with what each draws in its own space (its
+    /// shadow included), nil when one is unbounded.
+    func placedExtents(_ subs: [Layer]) -> [(Layer, Rect)]? {
+        var out: [(Layer, Rect)] = []
         for s in subs where !s.hidden {
-            guard let e = visualExtent(of: s), let a = s.affineToSuperlayer(parentSpace: m) else { return nil }
+            guard let e = visualExtent(of: s, depth: 1) else { return nil }
+            out.append((s, e))
+        }
+        return out
+    }
+
+    /// The box one instance's sublayers cover in the current space, nil when
+    /// not affine (the group is then as large as the clip).
+    func instanceExtent(_ placed: [(Layer, Rect)], _ m: AffineTransform) -> Rect? {
+        var box: Rect? = nil
+        for (s, e) in placed {
+            guard let a = s.affineToSuperlayer(parentSpace: m) else { return nil }
             let q = a.apply(e)
             box = box.map { $0.union(q) } ?? q
         }
         return box ?? .zero
+    }
+
+    /// Counts the layers drawing a top-level replicator's instances draws
+    /// (`Layer.replicatedLayerCount`) against the render's budget, and
+    /// refuses the frame before drawing any when it is spent.
+    mutating func chargeReplicas(of layer: Layer) throws {
+        let copies = layer.replicatedLayerCount
+        let total = replicatedLayers.addingReportingOverflow(copies)
+        let limit = ReplicatorLayerState.maximumReplicatedLayers
+        guard !total.overflow, total.partialValue <= limit else {
+            let n = copies == Int.max ? "more than \(Int.max)" : "\(copies)"
+            throw CalunaError.invalid("ReplicatorLayer: one render would draw \(n) replicated layers (at most \(limit) per render, every replicator's instances times its sublayers' layers, nested replicators multiplying); lower instanceCount or nest fewer replicators")
+        }
+        replicatedLayers = total.partialValue
     }
 
     /// Multiplies an image surface's premultiplied pixels by (r·a, g·a, b·a, a).
@@ -166,6 +206,45 @@ extension Compositor {
 }
 
 extension Layer {
+    /// The layers drawing a replicator's instances draws: instanceCount times
+    /// the layers of its visible sublayer subtrees (masks included), each
+    /// nested replicator counted the same way, so nesting multiplies; Int.max
+    /// when that overflows. One walk of the subtree (not of the copies),
+    /// without recursion: trees may be 1024 levels deep.
+    var replicatedLayerCount: Int {
+        // A layer draws 1 + its mask's layers + its sublayers' (times
+        // instanceCount for a replicator); `subs` and `mask` gather them.
+        struct Visit { let layer: Layer; var next = 0; var subs = 0; var mask = 0 }
+        var stack = [Visit(layer: self)]
+        while true {
+            let top = stack.count - 1, l = stack[top].layer, i = stack[top].next
+            let children = l.sublayers.count + (l.maskLayer != nil && top > 0 ? 1 : 0)
+            if i < children {
+                stack[top].next += 1
+                let child = i < l.sublayers.count ? l.sublayers[i] : l.maskLayer!
+                if !child.hidden { stack.append(Visit(layer: child)) }
+                continue
+            }
+            let v = stack.removeLast()
+            let n = l.kind == .replicatorLayer ? l.state.specialised.value.replicator.count : 1
+            let product = n.multipliedReportingOverflow(by: v.subs)
+            let inside = product.overflow ? Int.max : product.partialValue
+            guard let parent = stack.indices.last else { return inside }   // self: its instances only
+            let drawn = Layer.add(Layer.add(inside, v.mask), 1)
+            if stack[parent].next > stack[parent].layer.sublayers.count {
+                stack[parent].mask = drawn
+            } else {
+                stack[parent].subs = Layer.add(stack[parent].subs, drawn)
+            }
+        }
+    }
+
+    /// a + b, Int.max when it overflows (counts are never negative).
+    private static func add(_ a: Int, _ b: Int) -> Int {
+        let r = a.addingReportingOverflow(b)
+        return r.overflow ? Int.max : r.partialValue
+    }
+
     /// Where each instance of a replicator places its sublayers: instance k
     /// is instanceTransform^k about the bounds centre, then sublayerTransform.
     var replicatorInstanceSpaces: [Transform3D] {
