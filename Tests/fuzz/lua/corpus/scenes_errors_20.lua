@@ -1,0 +1,49 @@
+local FUZZ_T = setmetatable({}, { __index = function() return function() end end })
+FUZZ_T.test = function(_, f) pcall(f) end
+FUZZ_T.raises = function(f) local _, e = pcall(f); return tostring(e) end
+-- Misuse raises clear Lua errors (naming the API, the expectation and the
+-- given value) and the engine stays usable afterwards (DESIGN §4 "Lua").
+local ca = require "caluna"
+local T = FUZZ_T-- A small scene every test builds first: white root, a blue square at (10,10,20,20).
+local function scene()
+  ca.root.backgroundColor = "#ffffff"
+  local l = ca.Layer{ frame = {10, 10, 20, 20}, backgroundColor = "#0000ff", name = "probe" }
+  ca.root:addSublayer(l)
+  return l
+end
+
+-- The scene is unchanged and still renders correctly.
+local function healthy(l)
+  T.eq(l.frame, {10, 10, 20, 20}, "the layer's frame survived")
+  T.eq(l.backgroundColor, {r = 0, g = 0, b = 1, a = 1}, "the layer's colour survived")
+  local img = ca.render()
+  T.pixel(img, 20, 20, "#0000ff")
+  T.pixel(img, 5, 5, "#ffffff")
+  T.pixel(img, 35, 35, "#ffffff")
+  local extra = ca.Layer{ frame = {40, 0, 10, 10}, backgroundColor = "#ff0000" }
+  ca.root:addSublayer(extra)
+  T.pixel(ca.render(), 45, 5, "#ff0000", 3, "a new layer still draws")
+  extra:removeFromSuperlayer()
+end
+
+local opts = { size = {50, 50} }
+
+T.test("errors: a layer tree deeper than 1024 levels is refused, not a crash", function()
+  local l = scene()
+  local top = ca.Layer{ frame = {0, 0, 10, 10} }
+  local chain, depth = top, 1
+  -- The root is level 1 and top will be level 2: 1022 more levels fit.
+  for _ = 1, 1022 do
+    local child = ca.Layer{ frame = {0, 0, 10, 10} }
+    chain:addSublayer(child)
+    chain, depth = child, depth + 1
+  end
+  ca.root:addSublayer(top)
+  local extra = ca.Layer{ frame = {0, 0, 10, 10} }
+  T.raises(function() chain:addSublayer(extra) end, "more than 1024 levels deep")
+  top:removeFromSuperlayer()
+  chain:addSublayer(extra)             -- detached, the chain may grow …
+  T.raises(function() ca.root:addSublayer(top) end, "more than 1024 levels deep")   -- … but not join
+  healthy(l)
+end, opts)
+
