@@ -205,7 +205,7 @@ static void run_op(const fz_op *op) {
     current_op = op;
     callbacks_at_start = fz_callbacks;
     static int trace = -1, nesting;
-    if (trace < 0) trace = getenv("CALUNA_FUZZ_TRACE") != NULL;
+    if (trace < 0) trace = getenv("CALUNA_FUZZ_TRACE") && *getenv("CALUNA_FUZZ_TRACE");
     if (trace) fprintf(stderr, "%*s%s …\n", 2 * nesting, "", op->name);
     nesting++;
     caluna_status s = op->run();

@@ -205,8 +205,15 @@ static const caluna_emitter_cell *cells(size_t n) {
 OP(caluna_emitter_cell_create) { caluna_engine *e = E(); return fz_done(caluna_emitter_cell_create(e, OUT(SLOT(K_CELL)))); }
 OP(caluna_emitter_cell_retain) { caluna_engine *e = E(); return fz_done(caluna_emitter_cell_retain(e, ID(K_CELL))); }
 OP(caluna_emitter_cell_release) { caluna_engine *e = E(); return fz_done(caluna_emitter_cell_release(e, ID(K_CELL))); }
-OP(caluna_emitter_cell_set) { caluna_engine *e = E(); uint64_t c = ID(K_CELL); const char *k = KEY(); caluna_value v = VALUE(); return fz_done(caluna_emitter_cell_set(e, c, k, IN(&v))); }
-GET_OP(caluna_emitter_cell_get, K_CELL, KEY())
+/* Mostly a cell's own keys (a key from all of the engine's names rarely is one). */
+static const char *cell_key(void) {
+    static const char *const keys[] = { "birthRate", "lifetime", "velocity", "emissionRange", "scale", "spin",
+        "alphaSpeed", "beginTime", "duration", "name", "enabled", "color", "contents", "contentsRect",
+        "minificationFilter", "minificationFilterBias" };
+    return u8() < 160 ? NAME(keys, LEN(keys)) : KEY();
+}
+OP(caluna_emitter_cell_set) { caluna_engine *e = E(); uint64_t c = ID(K_CELL); const char *k = cell_key(); caluna_value v = VALUE(); return fz_done(caluna_emitter_cell_set(e, c, k, IN(&v))); }
+GET_OP(caluna_emitter_cell_get, K_CELL, cell_key())
 OP(caluna_emitter_cell_set_cells) {
     int with_null;
     caluna_engine *e = E();
