@@ -2,6 +2,7 @@ import ArgumentParser
 import Caluna
 import CalunaBridge
 import CalunaLua
+import Glibc
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,6 +43,13 @@ struct Dump: ParsableCommand {
             throw fail(error, host: host, trace: scriptOptions.trace)
         }
         let root = session.engine.root!
-        print((model ? root : root.presentation() ?? root).jsonDescription())
+        var out = StandardOutput()
+        (model ? root : root.presentation() ?? root).writeJSON(to: &out)
+        out.write("\n")
     }
+}
+
+/// stdout as a stream: the tree is written as it is walked, never held whole.
+private struct StandardOutput: TextOutputStream {
+    mutating func write(_ string: String) { fputs(string, stdout) }
 }

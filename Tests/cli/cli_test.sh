@@ -132,6 +132,22 @@ LUA
 "$cli" dump "$tmp/shape.lua" --size 100x50 >"$tmp/shape.json"
 check "dump lists a specialised layer's own properties" 'grep -q "\"lineWidth\": 3" "$tmp/shape.json" && grep -q "\"strokeEnd\": 1" "$tmp/shape.json" && ! grep -q "\"fontSize\"" "$tmp/shape.json"'
 
+# 1023 layers below the root, each the only sublayer of the one above: the dump built a string
+# per subtree with indentation growing with depth (cubic; over a minute and gigabytes). It is
+# written as the tree is walked, indented at most 128 spaces, and braces balance.
+cat >"$tmp/deep.lua" <<'LUA'
+local ca = require "caluna"
+local parent = ca.root
+for i = 1, 1023 do local l = ca.Layer{ name = "level" .. i }; parent:addSublayer(l); parent = l end
+LUA
+timeout 20 "$cli" dump "$tmp/deep.lua" --sandbox --model >"$tmp/deep.json"; rc=$?
+check "dump of a tree 1024 layers deep is linear: under 20 s and 16 MB, indentation capped, balanced" \
+  '[ $rc -eq 0 ] && [ "$(stat -c %s "$tmp/deep.json")" -lt 16000000 ] && grep -q "\"name\": \"level1023\"" "$tmp/deep.json" \
+   && [ "$(grep -c "\"sublayers\": " "$tmp/deep.json")" -eq 1024 ] \
+   && [ "$(awk "{ match(\$0, /^ */); if (RLENGTH > m) m = RLENGTH } END { print m }" "$tmp/deep.json")" -eq 128 ] \
+   && [ "$(tr -cd "{" < "$tmp/deep.json" | wc -c)" -eq "$(tr -cd "}" < "$tmp/deep.json" | wc -c)" ]' \
+  "rc=$rc size=$(stat -c %s "$tmp/deep.json" 2>/dev/null)"
+
 "$cli" dump "$tmp/moving.lua" --at 0.5 >"$tmp/moving.json"
 "$cli" dump "$tmp/moving.lua" --at 0.5 --model >"$tmp/moving-model.json"
 check "dump --at shows the animated presentation; --model the model" 'grep -q "\"x\": 25, \"y\": 0" "$tmp/moving.json" && grep -q "\"x\": 0, \"y\": 0" "$tmp/moving-model.json" && ! grep -q "\"x\": 25" "$tmp/moving-model.json"' "$(grep position "$tmp/moving.json" | head -3)"

@@ -2,15 +2,47 @@
 /// of the table, then the sublayers. Colours are "#rrggbbaa", transforms 16
 /// numbers in row order, points/sizes/rects objects.
 extension Layer {
-    public func jsonDescription(indent: String = "") -> String {
-        let inner = indent + "  "
-        var fields: [String] = []
-        for p in LayerProperties.all(of: kind) {
-            fields.append("\(inner)\(jsonString(p.key)): \(Layer.json(p.get(self)))")
+    /// Indentation stops growing below this many levels of two spaces (32
+    /// layers deep), so the text of a deep tree stays proportional to its
+    /// layers instead of to their depth.
+    public static let maximumDumpIndent = 64
+
+    public func jsonDescription() -> String {
+        var text = ""
+        writeJSON(to: &text)
+        return text
+    }
+
+    /// Writes the picture without recursion and without building a string
+    /// per subtree, so a tree 1024 layers deep costs the size of its text.
+    public func writeJSON<Out: TextOutputStream>(to out: inout Out) {
+        func pad(_ level: Int) -> String { String(repeating: "  ", count: min(level, Layer.maximumDumpIndent)) }
+        var open: [(sublayers: [Layer], level: Int, next: Int)] = []
+        func begin(_ layer: Layer, _ level: Int) {
+            let inner = pad(level + 1)
+            out.write(pad(level) + "{\n")
+            for p in LayerProperties.all(of: layer.kind) {
+                out.write("\(inner)\(jsonString(p.key)): \(Layer.json(p.get(layer))),\n")
+            }
+            out.write(inner + "\"sublayers\": ")
+            if layer.sublayers.isEmpty {
+                out.write("[]\n" + pad(level) + "}")
+            } else {
+                out.write("[\n")
+                open.append((layer.sublayers, level, 0))
+            }
         }
-        let subs = sublayers.map { $0.jsonDescription(indent: inner + "  ") }
-        fields.append("\(inner)\"sublayers\": " + (subs.isEmpty ? "[]" : "[\n" + subs.joined(separator: ",\n") + "\n\(inner)]"))
-        return "\(indent){\n" + fields.joined(separator: ",\n") + "\n\(indent)}"
+        begin(self, 0)
+        while var top = open.popLast() {
+            guard top.next < top.sublayers.count else {
+                out.write("\n" + pad(top.level + 1) + "]\n" + pad(top.level) + "}")
+                continue
+            }
+            if top.next > 0 { out.write(",\n") }
+            top.next += 1
+            open.append(top)
+            begin(top.sublayers[top.next - 1], top.level + 2)
+        }
     }
 
     static func json(_ v: Value) -> String {
