@@ -3189,7 +3189,9 @@ caluna_status caluna_layer_visible_rect(caluna_engine *e, caluna_layer layer, do
  *  Particles are computed in closed form from the seed and the layer's local time: the same
  *  scene at the same time gives the same particles however the clock was stepped there. A
  *  change to the layer or to an installed cell applies to particles born from the time it is
- *  made. At most 10000 live particles per layer are gathered (cells in order, newest first).
+ *  made. At most 10000 live particles per layer are gathered (cells in order, newest first),
+ *  and one render draws at most 100000 over all its emitter layers and replicated copies,
+ *  in drawing order (layers drawn after that show their newest particles only, or none).
  *
  *  Cells are ids like images: caluna_emitter_cell_create returns an OWNED reference;
  *  a layer or cell that holds a cell keeps it alive too; once neither holds it the id is

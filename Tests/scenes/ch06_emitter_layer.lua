@@ -494,3 +494,37 @@ T.test("hostile input", function()
   ca.advance(8.5)
   T.eq(e:particleCount(), 0, "all dead 5 s after the last birth")
 end)
+
+T.test("one render draws at most 100000 particles over all its emitter layers and replicated copies", function()
+  -- Twelve emitters of 10000 live particles each (the most one layer draws): the first ten
+  -- spend the render's budget, the last two draw none, in tree order. Each layer's own count
+  -- is not the render's business.
+  ca.root.backgroundColor = "#000000"
+  local layers = {}
+  for i = 1, 12 do
+    local x = i <= 10 and 0 or 100
+    local e = ca.EmitterLayer{ frame = {x, 0, 50, 50}, emitterPosition = {25, 25} }
+    e.emitterCells = { ca.EmitterCell{ birthRate = 1e9, lifetime = 5, contents = sprite(), color = {0, 1, 0, 1} } }
+    ca.root:addSublayer(e)
+    layers[i] = e
+  end
+  ca.advance(3)
+  local img = ca.render()
+  T.eq(ca.stats().particlesDrawn, 100000)
+  T.pixel(img, 25, 25, "#00ff00", 0, "the first ten emitters draw")
+  T.pixel(img, 125, 25, "#000000", 0, "the budget is spent: the last two draw nothing")
+  T.eq(layers[12]:particleCount(), 10000)
+  T.eq(ca.render():pixel(125, 25), 0, "the same render again gives the same picture")
+  -- Drop the first five: the last two draw again (the budget is per render, in tree order).
+  for i = 1, 5 do layers[i]:removeFromSuperlayer() end
+  img = ca.render()
+  T.eq(ca.stats().particlesDrawn, 70000)
+  T.pixel(img, 125, 25, "#00ff00", 0)
+  -- A replicator's copies count: 20 copies of one emitter draw 10 copies' worth.
+  for i = 6, 12 do layers[i]:removeFromSuperlayer() end
+  local r = ca.ReplicatorLayer{ frame = {0, 0, 50, 50}, instanceCount = 20 }
+  r:addSublayer(layers[1])
+  ca.root:addSublayer(r)
+  ca.render()
+  T.eq(ca.stats().particlesDrawn, 100000)
+end)

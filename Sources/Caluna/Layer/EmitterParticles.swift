@@ -27,7 +27,7 @@ public struct EmitterFrame {
     public var particles: [EmitterParticle] = []
     /// The cell values particles were made from (`EmitterParticle.cell`).
     public var cells: [EmitterCellParameters] = []
-    /// True when `EmitterSimulation.maximumParticles` cut the gathering short.
+    /// True when the particle budget (`Gatherer`) cut the gathering short.
     public var truncated = false
 
     /// Drawing order: unordered is the layer's cells in order, each oldest
@@ -50,16 +50,22 @@ public struct EmitterFrame {
     }
 }
 
-/// Gathers particles with a budget: at most `maximumParticles` live ones,
-/// and at most four times as many candidates looked at (so a huge
-/// birthRate or a lifetime range full of dead particles cannot hang a frame).
+/// Gathers particles with a budget: at most `limit` live ones (at most
+/// `maximumParticles`, less when the render's budget is nearly spent), and at
+/// most four times as many candidates looked at (so a huge birthRate or a
+/// lifetime range full of dead particles cannot hang a frame).
 struct Gatherer {
     let time: Double
     var frame = EmitterFrame()
     private var styles: [[Int]: Int] = [:]
-    private var work = 4 * EmitterSimulation.maximumParticles
+    private let limit: Int
+    private var work: Int
 
-    init(time: Double) { self.time = time }
+    init(time: Double, limit: Int = EmitterSimulation.maximumParticles) {
+        self.time = time
+        self.limit = max(0, min(limit, EmitterSimulation.maximumParticles))
+        work = 4 * self.limit
+    }
 
     mutating func style(_ p: EmitterCellParameters, path: [Int]) -> Int {
         if let i = styles[path] { return i }
@@ -73,7 +79,7 @@ struct Gatherer {
     mutating func emit(_ snap: EmitterCellSnapshot, _ l: EmitterLayerState, key: UInt64, birth: Double,
                        origin: Vec3, level: Int, styleIndex: Int, path: [Int], top: Int) -> Bool {
         work -= 1
-        guard work >= 0, frame.particles.count < EmitterSimulation.maximumParticles else {
+        guard work >= 0, frame.particles.count < limit else {
             frame.truncated = true
             return false
         }

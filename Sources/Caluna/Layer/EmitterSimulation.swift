@@ -119,12 +119,13 @@ final class EmitterSimulation {
     // MARK: particles at one time
 
     /// The live particles at local time `t` of `shown` (the presentation
-    /// layer the compositor draws, or the model), in drawing order.
-    func frame(for shown: Layer, at t: Double) -> EmitterFrame {
+    /// layer the compositor draws, or the model), in drawing order; at most
+    /// `limit` (the newest are kept).
+    func frame(for shown: Layer, at t: Double, limit: Int = maximumParticles) -> EmitterFrame {
         let state = shown.state.specialised.value.emitter
         // An animation that ended left its last frame's values in the history.
         if let last = stretches.last, last.layer != state { record(state, at: t) }
-        var g = Gatherer(time: t)
+        var g = Gatherer(time: t, limit: limit)
         let cellCount = stretches.map(\.cells.count).max() ?? 0
         outer: for c in 0..<cellCount {
             for k in stretches.indices.reversed() where c < stretches[k].cells.count {

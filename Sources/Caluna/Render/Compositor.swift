@@ -24,6 +24,9 @@ struct Compositor {
     var replicatedLayers = 0
     /// Replicators being drawn: inside one, the copies are counted already.
     var replicating = 0
+    /// Emitter particles this render has gathered, against
+    /// `maximumParticlesPerRender` (EmitterRendering.swift).
+    var particlesGathered = 0
 
     init(target: Image, scale: Double) {
         self.init(cairo: cairo_create(target.surface))
@@ -43,6 +46,7 @@ struct Compositor {
         sub.depth = depth
         sub.replicatedLayers = replicatedLayers
         sub.replicating = replicating
+        sub.particlesGathered = particlesGathered
         return sub
     }
 
@@ -50,6 +54,7 @@ struct Compositor {
     mutating func absorb(_ sub: Compositor) {
         stats.absorb(sub.stats)
         replicatedLayers = sub.replicatedLayers
+        particlesGathered = sub.particlesGathered
     }
 
     /// Draws `layer` placed in the current space (canvas space for a root);

@@ -8,9 +8,18 @@ import CCairo
 /// brighten toward white; the other modes draw source-over in their order
 /// (EmitterFrame.order).
 extension Compositor {
+    /// Particles one render draws in all, over every emitter layer and every
+    /// replicated copy of one (each layer draws at most
+    /// `EmitterSimulation.maximumParticles`): the layers drawn after the
+    /// budget is spent show their newest particles only, or none.
+    public static let maximumParticlesPerRender = 100_000
+
     mutating func drawParticles(_ layer: Layer, alpha: Double) throws {
         guard alpha > 0, let sim = EmitterSimulation.of(layer) else { return }
-        let frame = sim.frame(for: layer, at: EmitterSimulation.localNow(layer))
+        let room = Compositor.maximumParticlesPerRender - particlesGathered
+        guard room > 0 else { return }
+        let frame = sim.frame(for: layer, at: EmitterSimulation.localNow(layer), limit: room)
+        particlesGathered += frame.particles.count
         guard !frame.particles.isEmpty else { return }
         let cache: EmitterSpriteCache
         if let c = sim.renderCache as? EmitterSpriteCache { cache = c } else {
