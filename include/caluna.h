@@ -994,9 +994,11 @@ caluna_status caluna_animation_set_delegate(caluna_engine *e, caluna_animation a
 
 /** Appends a COPY of `child` (as it is now) to an AnimationGroup's animations. Children
  *  run in the group's time; a child with duration 0 takes the group's; children's
- *  delegates and removedOnCompletion are ignored (Apple). Groups nest at most 32 deep.
- *  Status: OK; TYPE_MISMATCH (`group` is not an AnimationGroup); INVALID_ARGUMENT (the
- *  group is attached, nesting too deep, more than 2^20 children); STALE_HANDLE. */
+ *  delegates and removedOnCompletion are ignored (Apple). Groups nest at most 32 deep, and
+ *  a group's tree holds at most 100000 animations, nested ones counted (a group added to
+ *  itself doubles). Status: OK; TYPE_MISMATCH (`group` is not an AnimationGroup);
+ *  INVALID_ARGUMENT (the group is attached, nesting too deep, more than 2^20 children or
+ *  100000 animations in all; nothing changes); STALE_HANDLE. */
 caluna_status caluna_group_add_animation(caluna_engine *e, caluna_animation group, caluna_animation child);
 
 /** Empties a group's animations (nil). Status: as caluna_group_add_animation. */

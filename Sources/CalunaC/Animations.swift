@@ -50,13 +50,6 @@ private func property(_ key: UnsafePointer<CChar>?, _ a: Animation) throws -> (S
     return (k, try AnimationProperties.resolve(k, for: a))
 }
 
-/// Groups nest at most this deep (copying, validating and evaluating recurse).
-let maxGroupDepth = 32
-
-private func nesting(_ a: Animation) -> Int {
-    guard let g = a as? AnimationGroup else { return 0 }
-    return 1 + (g.animations ?? []).map(nesting).reduce(0, max)
-}
 
 // MARK: lifetime
 
@@ -473,13 +466,10 @@ public func caluna_group_add_animation(_ e: OpaquePointer?, _ group: UInt64, _ c
         let g = try ce.group(group, "group")
         let c = try ce.animation(child, "child")
         try g.checkMutable()
-        guard nesting(c) + 1 < maxGroupDepth else {
-            throw CalunaError(.invalidArgument, "groups may nest at most \(maxGroupDepth) deep")
-        }
         guard (g.animations?.count ?? 0) < maxArrayCount else {
             throw CalunaError(.invalidArgument, "a group holds at most \(maxArrayCount) animations")
         }
-        g.animations = (g.animations ?? []) + [c.copy()]
+        try g.addAnimation(c, "AnimationGroup.animations")
     }
 }
 

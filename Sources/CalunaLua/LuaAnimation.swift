@@ -141,12 +141,9 @@ enum LuaAnimation {
                 guard let c = LuaAnimation.get(L, -1) else {
                     throw CalunaError(.typeMismatch, "\(what)[\(i + 1)] expects an animation, got \(LuaValues.describe(L, -1))")
                 }
-                if let sub = c as? AnimationGroup, sub.nestingDepth >= AnimationGroup.maximumNesting {
-                    throw CalunaError.invalid("\(what): groups nest at most \(AnimationGroup.maximumNesting) deep")
-                }
-                children.append(c.copy())
+                children.append(c)
             }
-            g.animations = children
+            try g.setAnimations(children, what)
             return
         default: break
         }

@@ -362,6 +362,23 @@ static void test_group(void) {
               caluna_last_error(e));
         caluna_animation_release(e, nest);
     }
+    /* A group added to itself doubles (each child is a copy): 2^k − 1 animations after k adds.
+     * The 17th would make 131071, past the 100,000 a group's tree may hold (the fuzzer's OOM:
+     * 31 such adds were 2^31 animations), and leaves the group as it was. */
+    {
+        caluna_animation self = 0;
+        int32_t n = 0;
+        int adds = 0;
+        caluna_status s = CALUNA_OK;
+        EXPECT_OK(e, caluna_animation_create(e, "AnimationGroup", &self));
+        while (adds < 40 && (s = caluna_group_add_animation(e, self, self)) == CALUNA_OK) adds++;
+        CHECK(adds == 16 && s == CALUNA_ERR_INVALID_ARGUMENT
+              && strstr(caluna_last_error(e), "would hold 131071 animations") != NULL,
+              "a self-doubling group stops at 16 adds (%d): %s", adds, caluna_last_error(e));
+        EXPECT_OK(e, caluna_group_animation_count(e, self, &n));
+        CHECK(n == 16, "the refused add changed nothing: 16 children (got %d)", n);
+        caluna_animation_release(e, self);
+    }
     EXPECT_OK(e, caluna_group_remove_all_animations(e, g));
     EXPECT_OK(e, caluna_group_animation_count(e, g, &n));
     CHECK(n == 0, "remove_all empties the group");

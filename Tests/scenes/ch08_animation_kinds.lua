@@ -297,6 +297,23 @@ T.test("groups nest at most 32 deep", function()
   T.eq(#l:animationKeys(), 1)
 end, opts)
 
+T.test("a group's tree holds at most 100000 animations (children are copies)", function()
+  -- Each level holds two copies of the one below: 3·2^k − 2 animations at level k. Level 15
+  -- holds 98302; level 16 would hold 196606 and is refused, naming the count.
+  local g = ca.AnimationGroup{ animations = { ca.BasicAnimation{ keyPath = "opacity", toValue = 0 } } }
+  local levels = 0
+  for _ = 1, 15 do
+    g = ca.AnimationGroup{ animations = { g, g } }
+    levels = levels + 1
+  end
+  T.eq(levels, 15)
+  local outer = ca.AnimationGroup{}
+  T.raises(function() outer.animations = { g, g } end, "would hold 196606 animations, nested ones included (at most 100000")
+  T.eq(#outer.animations, 0, "the refused assignment changed nothing")
+  outer.animations = { g }
+  T.eq(#outer.animations, 1)
+end, opts)
+
 T.test("the harness compares angles modulo 2π", function()
   T.nearAngle(-pi / 2, 3 * pi / 2, 1e-12)
   T.nearAngle(pi, -pi, 1e-12)

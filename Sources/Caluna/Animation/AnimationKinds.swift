@@ -112,7 +112,58 @@ public final class KeyframeAnimation: PropertyAnimation {
 /// with duration 0 take the group's; the children's delegates and
 /// removedOnCompletion are ignored (Apple).
 public final class AnimationGroup: Animation {
-    public var animations: [Animation]? = nil
+    /// The children. Scripts and hosts set them through `setAnimations`,
+    /// which bounds the tree; the counts below follow every assignment.
+    public var animations: [Animation]? = nil {
+        didSet {
+            let kids = animations ?? []
+            nestingDepth = 1 + (kids.compactMap { ($0 as? AnimationGroup)?.nestingDepth }.max() ?? 0)
+            animationCount = kids.reduce(0) { $0 + 1 + (($1 as? AnimationGroup)?.animationCount ?? 0) }
+        }
+    }
+    /// 1 for a group of plain animations, 2 for a group holding such a group, …
+    public private(set) var nestingDepth = 1
+    /// The animations below this group, nested ones included (a group that
+    /// holds the same group twice counts it twice: each is a copy).
+    public private(set) var animationCount = 0
+
+    /// At most this many animations in one group's tree. Children are
+    /// copies, so a group added to itself doubles: 32 levels of that would
+    /// be 2^32 animations to copy and evaluate.
+    public static let maximumAnimationCount = 100_000
+
+    /// Sets copies of `children` as the animations, refused (nothing
+    /// changes) past `maximumNesting` levels or `maximumAnimationCount`
+    /// animations, checked before anything is copied.
+    public func setAnimations(_ children: [Animation]?, _ api: String) throws {
+        try checkMutable()
+        guard let children else { animations = nil; return }
+        try checkRoom(for: children, depth: 1, count: 0, api)
+        animations = children.map { $0.copy() }
+    }
+
+    /// Appends a copy of `child`, under the same bounds.
+    public func addAnimation(_ child: Animation, _ api: String) throws {
+        try checkMutable()
+        try checkRoom(for: [child], depth: nestingDepth, count: animationCount, api)
+        animations = (animations ?? []) + [child.copy()]
+    }
+
+    /// `depth` and `count`: what the group keeps of its own.
+    private func checkRoom(for children: [Animation], depth kept: Int, count: Int, _ api: String) throws {
+        var depth = kept, count = count
+        for c in children {
+            let g = c as? AnimationGroup
+            depth = max(depth, 1 + (g?.nestingDepth ?? 0))
+            count += 1 + (g?.animationCount ?? 0)
+        }
+        guard depth <= AnimationGroup.maximumNesting else {
+            throw CalunaError.invalid("\(api): groups nest at most \(AnimationGroup.maximumNesting) deep")
+        }
+        guard count <= AnimationGroup.maximumAnimationCount else {
+            throw CalunaError.invalid("\(api): the group would hold \(count) animations, nested ones included (at most \(AnimationGroup.maximumAnimationCount); each child is a copy)")
+        }
+    }
 
     public override var className: String { "AnimationGroup" }
     override func makeEmpty() -> Animation { AnimationGroup() }
@@ -134,11 +185,6 @@ public final class AnimationGroup: Animation {
 
     /// Deeper nesting is refused: copying and evaluating recurse per level.
     public static let maximumNesting = 32
-
-    /// 1 for a group of plain animations, 2 for a group holding such a group, …
-    public var nestingDepth: Int {
-        1 + ((animations ?? []).compactMap { ($0 as? AnimationGroup)?.nestingDepth }.max() ?? 0)
-    }
 
     override func prepareAttached(fallbackDuration fallback: Double) {
         super.prepareAttached(fallbackDuration: fallback)
