@@ -78,6 +78,18 @@ const char *KEY(void) {
     return fz_keys[u16() % LEN(fz_keys)];
 }
 
+/* Mostly a layer key from a fixed list: the engine's names (KEY) are numbered by the build, so an
+ * input that reached a layer property through them reaches another after any source change. */
+const char *LAYER_KEY(void) {
+    static const char *const keys[] = { "position", "bounds", "frame", "anchorPoint", "zPosition", "opacity",
+        "hidden", "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
+        "shadowOpacity", "shadowRadius", "shadowOffset", "shadowColor", "transform", "sublayerTransform",
+        "contents", "contentsGravity", "contentsRect", "name", "speed", "timeOffset", "beginTime",
+        "lineWidth", "strokeEnd", "fillColor", "string", "fontSize", "colors", "locations", "instanceCount",
+        "instanceTransform", "emitterPosition", "birthRate", "transform.rotation.z", "position.x" };
+    return u8() < 160 ? NAME(keys, LEN(keys)) : KEY();
+}
+
 const char *NAME(const char *const *names, size_t count) {
     uint8_t b = u8();
     if (b < 200) return names[b % count];

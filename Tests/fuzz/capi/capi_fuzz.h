@@ -77,6 +77,7 @@ int chance(int n);                      /* 1 in n, from one byte */
 caluna_engine *E(void);                 /* usually the main engine; NULL, dead, foreign or fake */
 caluna_engine *fz_main_engine(void);    /* the main engine (live or destroyed), for comparisons */
 void fz_engine_less(void);              /* the op's call takes no engine: errors at last_error(NULL) */
+const char *LAYER_KEY(void);             /* a layer key, mostly from a fixed list */
 uint64_t ID(enum fz_kind kind);         /* an id of that kind, or a wrong one */
 uint64_t *SLOT(enum fz_kind kind);      /* where a new id of that kind goes */
 double NUM(void);                       /* any number, specials included */

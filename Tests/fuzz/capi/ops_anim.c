@@ -194,15 +194,7 @@ OP(caluna_layer_animation_key_at) {
 }
 OP(caluna_layer_presentation) { caluna_engine *e = E(); uint64_t l = ID(K_LAYER); return fz_done(caluna_layer_presentation(e, l, OUT(SLOT(K_LAYER)))); }
 OP(caluna_layer_model_layer) { caluna_engine *e = E(); uint64_t l = ID(K_LAYER); return fz_done(caluna_layer_model_layer(e, l, OUT(SLOT(K_LAYER)))); }
-OP(caluna_layer_get_presentation) {
-    caluna_value v;
-    caluna_engine *e = E();
-    uint64_t l = ID(K_LAYER);
-    const char *k = KEY();
-    caluna_status s = caluna_layer_get_presentation(e, l, k, OUTV(&v));
-    READ_VALUE(s, &v);
-    return fz_done(s);
-}
+GET_OP(caluna_layer_get_presentation, K_LAYER, LAYER_KEY())
 OP(caluna_layer_convert_time) {
     double t;
     caluna_engine *e = E();

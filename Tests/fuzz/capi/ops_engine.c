@@ -270,19 +270,11 @@ static caluna_value layer_value(const char *key) {
 OP(caluna_layer_set) {
     caluna_engine *e = E();
     uint64_t l = ID(K_LAYER);
-    const char *key = KEY();
+    const char *key = LAYER_KEY();
     caluna_value v = layer_value(key);
     return fz_done(caluna_layer_set(e, l, key, IN(&v)));
 }
-OP(caluna_layer_get) {
-    caluna_value v;
-    caluna_engine *e = E();
-    uint64_t l = ID(K_LAYER);
-    const char *key = KEY();
-    caluna_status s = caluna_layer_get(e, l, key, OUTV(&v));
-    READ_VALUE(s, &v);
-    return fz_done(s);
-}
+GET_OP(caluna_layer_get, K_LAYER, LAYER_KEY())
 
 /* ---- Geometry, hit testing, layout ---- */
 

@@ -92,7 +92,9 @@ seeds["arbiters"] = [0] + body(0) + body(1) + world() + circle(0) + circle(1) \
 seeds["shape-image"] = [0] + body(0) + circle(0) \
     + op("caluna_shape_retain", E, ID(0)) + op("caluna_shape_release", E, ID(0)) \
     + op("caluna_image_from_pixels", E, [0, 4], [0, 4], [0, 0], [0], [0x80, 100], SLOT(0), OUT) \
-    + op("caluna_image_size", E, ID(0), OUT, OUT)
+    + op("caluna_image_size", E, ID(0), OUT, OUT) \
+    + op("caluna_image_read_pixels", E, ID(0), [0], [0], [0], [0x80]) \
+    + op("caluna_image_write_png", E, ID(0), [0])
 
 # A draw callback on the root that saves, fills and restores its context (run by a display).
 def context_ops():
@@ -120,6 +122,14 @@ seeds["text-group-emitter"] = [0] \
     + op("caluna_emitter_cell_create", E, SLOT(0), OUT) \
     + op("caluna_emitter_layer_set_cells", E, ID(2), COUNT(1), ID(0)) \
     + op("caluna_emitter_cell_set", E, ID(0), [0, 0], [NUMBER_VALUE], NUM(5), OUT)
+
+# The root's opacity set, read, committed and read from the presentation (LAYER_KEY: the
+# fixed list).
+layer_key_opacity = [0, 5]
+seeds["layer-keys"] = [0] \
+    + op("caluna_layer_set", E, ID(0), layer_key_opacity, [NUMBER_VALUE], [0x80, 0], OUT) \
+    + op("caluna_layer_get", E, ID(0), layer_key_opacity, OUT) + op("caluna_engine_flush", E) \
+    + op("caluna_layer_get_presentation", E, ID(0), layer_key_opacity, OUT)
 
 os.makedirs(out_dir, exist_ok=True)
 for name, data in seeds.items():
