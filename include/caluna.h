@@ -2267,8 +2267,10 @@ caluna_status caluna_body_world_to_local(caluna_engine *e, caluna_body body, dou
 caluna_status caluna_body_velocity_at_world_point(caluna_engine *e, caluna_body body, double x, double y,
                                                   caluna_vect *out);
 
-/** Puts a dynamic body (and the bodies touching it) to sleep now (cpBodySleep); nothing when
- *  it sleeps already. Its world must have a finite "sleepTimeThreshold".
+/** Puts a dynamic body to sleep now (cpBodySleep), with every dynamic body joined to it by a
+ *  chain of constraints (Chipmunk sleeps and wakes such a group whole; those asleep in other
+ *  groups are woken first); nothing when it sleeps already. Bodies touching it wake it at the
+ *  next step. Its world must have a finite "sleepTimeThreshold".
  *  Status: OK; INVALID_ARGUMENT (not dynamic, in no world, no sleep threshold, inside a step);
  *  STALE_HANDLE. */
 caluna_status caluna_body_sleep(caluna_engine *e, caluna_body body);

@@ -1253,6 +1253,42 @@ T.test("bodies: sleeping with sleepTimeThreshold; sleep() and activate()", funct
   T.near(other.position.y, box.position.y + 10 + 5, 0.3, "the dropped box rests on it")
 end)
 
+T.test("bodies: sleep() takes the bodies joined to it by constraints along (Chipmunk sleeps components whole)", function()
+  -- A chain a - b - c of pivots, and d pinned to c: putting a to sleep by hand sleeps all
+  -- four; the next steps keep them asleep (Chipmunk aborted its step on a sleeping body
+  -- joined to an awake one: the C fuzzer's crash), and waking one wakes the chain.
+  local world = P.World{ gravity = { 0, 0 }, sleepTimeThreshold = 1 }
+  local bodies = {}
+  for i = 1, 4 do
+    bodies[i] = world:addBody{ mass = 1, moment = 1, position = { 40 * i, 0 } }
+    bodies[i]:addCircle{ radius = 5 }
+  end
+  world:add(P.PivotJoint{ a = bodies[1], b = bodies[2], pivot = { 60, 0 } })
+  world:add(P.PivotJoint{ a = bodies[2], b = bodies[3], pivot = { 100, 0 } })
+  world:add(P.PinJoint{ a = bodies[3], b = bodies[4] })
+  local loose = world:addBody{ mass = 1, moment = 1, position = { 0, 200 } }
+  loose:addCircle{ radius = 5 }
+  bodies[4].velocity = { 0, 50 }
+  bodies[1]:sleep()
+  for i = 1, 4 do T.eq(bodies[i].sleeping, true, "joined body " .. i .. " sleeps") end
+  T.eq(loose.sleeping, false, "a body not joined stays awake")
+  run(3, 1 / 60)
+  for i = 1, 4 do T.eq(bodies[i].sleeping, true, "still asleep after steps: " .. i) end
+  bodies[3]:activate()
+  for i = 1, 4 do T.eq(bodies[i].sleeping, false, "woken with the chain: " .. i) end
+  run(1, 1 / 60)
+  -- A body asleep in a group of its own, then joined: sleeping the other end takes it along.
+  local e = world:addBody{ mass = 1, moment = 1, position = { 300, 0 } }
+  e:addCircle{ radius = 5 }
+  e:sleep()
+  world:add(P.PinJoint{ a = bodies[4], b = e })
+  bodies[1]:sleep()
+  T.eq(e.sleeping, true)
+  run(2, 1 / 60)
+  T.eq(e.sleeping, true)
+  T.eq(bodies[1].sleeping, true)
+end)
+
 T.test("bodies: a velocityUpdate hook gives one body its own gravity; positionUpdate replaces the move", function()
   local world = P.World{ gravity = { 0, -GRAVITY } }
   local up = world:addBody{ mass = 1, moment = 1, position = { 0, 0 } }

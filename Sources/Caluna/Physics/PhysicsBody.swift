@@ -345,7 +345,16 @@ public final class PhysicsBody {
         guard w.sleepTimeThreshold.isFinite else {
             throw CalunaError.invalid("the world does not let bodies sleep: give it a finite sleepTimeThreshold")
         }
-        if !isSleeping { cpBodySleep(handle) }
+        guard !isSleeping else { return }
+        // Chipmunk keeps bodies joined by constraints asleep or awake together:
+        // its next step aborts ("inconsistency in the contact graph") on a
+        // sleeping body joined to an awake one. So the joined dynamic bodies
+        // sleep with this one, as one group (those asleep in other groups are
+        // woken first).
+        let group = w.constraintComponent(of: self)
+        for b in group where b !== self && b.isSleeping { cpBodyActivate(b.handle) }
+        cpBodySleep(handle)
+        for b in group where b !== self { cpBodySleepWithGroup(b.handle, handle) }
     }
 
     public func activate() throws {
