@@ -29,7 +29,8 @@ static uint64_t fake_engine[32];    /* memory we own that never was an engine */
 static caluna_engine *last_engine;
 static int engine_less;
 
-caluna_engine *fz_main_engine(void) { return main_engine; }
+/* NULL once destroyed: a later engine may get the same address, and it is not sandboxed. */
+caluna_engine *fz_main_engine(void) { return main_alive ? main_engine : NULL; }
 void fz_engine_less(void) { engine_less = 1; }
 
 caluna_engine *E(void) {
