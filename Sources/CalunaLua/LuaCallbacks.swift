@@ -52,6 +52,8 @@ extension LuaBinding {
     /// becomes a script error with its "file:line:".
     func callMethod(_ object: LuaRef, _ name: String, _ pushArgs: (OpaquePointer) -> Int32) throws {
         let L = callState
+        try LuaBinding.enterCallback(L)
+        defer { calu_time_leave(L) }
         try LuaBinding.reserveStack(L)
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
@@ -77,6 +79,8 @@ extension LuaBinding {
     /// the stack) with `result`.
     func call<T>(_ fn: LuaRef, _ pushArgs: (OpaquePointer) -> Int32, result: (OpaquePointer) -> T) throws -> T {
         let L = callState
+        try LuaBinding.enterCallback(L)
+        defer { calu_time_leave(L) }
         try LuaBinding.reserveStack(L)
         let top = lua_gettop(L)
         defer { lua_settop(L, top) }
@@ -100,6 +104,14 @@ extension LuaBinding {
     static func stopError(_ L: OpaquePointer) -> CalunaError? {
         let stop = calu_stop_reason(L)
         return stop == CALU_STOP_NONE ? nil : CalunaError(.limitReached, String(cString: calu_stop_message(stop)))
+    }
+
+    /// Starts timing a callback (calu_time_enter; the caller leaves), and
+    /// refuses at once when the script is finished: nothing is pushed for a
+    /// call that cannot run.
+    static func enterCallback(_ L: OpaquePointer) throws {
+        calu_time_enter(L)
+        if let stop = stopError(L) { calu_time_leave(L); throw stop }
     }
 
     /// Room for a callback's function and arguments: the call thread may be

@@ -63,15 +63,25 @@ int calu_pcall(lua_State *L, int nargs, int nresults, int msgh) {
     }
     int saved = st->in_swift;
     st->in_swift = 0;
-    int timed = st->time_limit_ns > 0;  /* the clock is read only when a limit needs it */
-    if (timed && st->depth++ == 0) atomic_store(&st->entered_ns, calu_now_ns());
+    calu_time_enter(L);
     int status = lua_pcall(L, nargs, nresults, msgh);
-    if (timed && --st->depth == 0) {
+    calu_time_leave(L);
+    st->in_swift = saved;
+    return status;
+}
+
+/* The clock is read only when a time limit needs it. */
+void calu_time_enter(lua_State *L) {
+    calu_state *st = calu_state_of(L);
+    if (st && st->time_limit_ns > 0 && st->depth++ == 0) atomic_store(&st->entered_ns, calu_now_ns());
+}
+
+void calu_time_leave(lua_State *L) {
+    calu_state *st = calu_state_of(L);
+    if (st && st->time_limit_ns > 0 && --st->depth == 0) {
         long long entered = atomic_exchange(&st->entered_ns, 0);
         atomic_fetch_add(&st->spent_ns, calu_now_ns() - entered);
     }
-    st->in_swift = saved;
-    return status;
 }
 
 const char *calu_tostring(lua_State *L, int idx) { return lua_tostring(L, idx); }

@@ -126,15 +126,29 @@ extension Engine {
         // One level's handlers of this event, as they are when it is reached
         // (handlers added meanwhile wait; removed ones are skipped); true
         // when one of them consumed it.
+        var droppedFrom: [ObjectIdentifier: Layer] = [:], droppedFromEngine = false
         func consumed(by handlers: [EventHandler], at layer: Layer?) -> Bool {
             e.currentTarget = layer
             for h in handlers where h.name == e.name {
                 guard h.isValid else { continue }
                 var done = false
-                errors.run { done = try h.body(e) }
+                errors.run {
+                    do { done = try h.body(e) } catch let stop as CalunaError where stop.code == .limitReached {
+                        // A script stopped by its limits is never entered again: its
+                        // handler would fail for every later event (events × handlers).
+                        h.invalidate()
+                        if let layer { droppedFrom[ObjectIdentifier(layer)] = layer } else { droppedFromEngine = true }
+                        throw stop
+                    }
+                }
                 if done { return true }
             }
             return false
+        }
+        defer {
+            // Once per level that lost handlers, not once per handler.
+            for l in droppedFrom.values { l.eventHandlers.removeAll { !$0.isValid } }
+            if droppedFromEngine { input.handlers.removeAll { !$0.isValid } }
         }
         var layer = target
         while let l = layer {

@@ -25,6 +25,12 @@ int calu_upvalueindex(int i);
 void calu_pop(lua_State *L, int n);
 void calu_newtable(lua_State *L);
 int calu_pcall(lua_State *L, int nargs, int nresults, int msgh);
+/* Brackets a whole callback (pushing its arguments, the call, reading its
+ * results): the time between counts towards the time limit like time in
+ * Lua, so a script cannot make the engine call it more cheaply than it pays
+ * for. Nests with calu_pcall (only the outermost entry is timed). */
+void calu_time_enter(lua_State *L);
+void calu_time_leave(lua_State *L);
 const char *calu_tostring(lua_State *L, int idx);
 int calu_isinteger(lua_State *L, int idx);
 void calu_insert(lua_State *L, int idx);
