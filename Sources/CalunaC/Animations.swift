@@ -254,7 +254,7 @@ public func caluna_animation_get_values(_ e: OpaquePointer?, _ anim: UInt64, _ o
                 throw CalunaError(.notSupported, "values[\(i)] is an array, which this ABI version cannot return")
             }
         }
-        for i in 0..<n { try writeValue(items[i], to: out! + i * ValueLayout.size, engine: ce) }
+        if let out, n > 0 { try writeValues(items[0..<n], to: out, engine: ce) }
         c.pointee = try int32(items.count, "count")
     }
 }

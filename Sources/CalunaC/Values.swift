@@ -85,8 +85,10 @@ func readValue(_ p: UnsafeRawPointer, allowingInfinity: Bool = false, nested: Bo
     return v
 }
 
-/// Writes `v` into a caller's caluna_value; strings go to the engine's buffer.
-func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine) throws {
+/// Writes `v` into a caller's caluna_value; strings go to the engine's buffer, a
+/// path's elements to `pathElements` when given (else to the engine's path buffer).
+func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine,
+                pathElements: UnsafeMutableRawPointer? = nil) throws {
     func put(_ tag: ValueLayout.Tag, _ doubles: [Double]) {
         memset(p, 0, ValueLayout.size)
         p.storeBytes(of: tag.rawValue, as: Int32.self)
@@ -115,7 +117,7 @@ func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine) t
         p.storeBytes(of: id, toByteOffset: ValueLayout.union, as: UInt64.self)
     case .path(let path):
         let n = path.elements.count
-        let buffer = try ce.pathBuffer(n * CPathLayout.size)
+        let buffer = try pathElements ?? ce.pathBuffer(n * CPathLayout.size)
         writePath(path, to: buffer, capacity: n)
         put(.path, [])
         p.storeBytes(of: UInt(bitPattern: buffer), toByteOffset: ValueLayout.union, as: UInt.self)
@@ -134,6 +136,18 @@ func writeValue(_ v: Value, to p: UnsafeMutableRawPointer, engine ce: CEngine) t
         put(.array, [])
         p.storeBytes(of: UInt(bitPattern: buffer), toByteOffset: ValueLayout.union, as: UInt.self)
         p.storeBytes(of: UInt(items.count), toByteOffset: ValueLayout.union + 8, as: UInt.self)
+    }
+}
+
+/// Writes `items` into consecutive caluna_values at `out`. Their paths share
+/// one engine-owned buffer, reserved once: a buffer per path would be
+/// reallocated under the earlier items' pointers.
+func writeValues(_ items: ArraySlice<Value>, to out: UnsafeMutableRawPointer, engine ce: CEngine) throws {
+    let total = items.reduce(0) { n, v in if case .path(let p) = v { return n + p.elements.count } else { return n } }
+    var next = total > 0 ? try ce.pathBuffer(total * CPathLayout.size) : nil
+    for (i, item) in items.enumerated() {
+        try writeValue(item, to: out + i * ValueLayout.size, engine: ce, pathElements: next)
+        if case .path(let p) = item { next = next.map { $0 + p.elements.count * CPathLayout.size } }
     }
 }
 

@@ -221,6 +221,39 @@ static void test_keyframes(void) {
     CHECK(n == 7 && fns[0] == 0.42 && fns[4 + 2] == 0.58, "timingFunctions read back as points");
     EXPECT(e, caluna_animation_get(e, a, "values", &v), CALUNA_ERR_NOT_SUPPORTED);
     EXPECT(e, caluna_animation_get(e, a, "keyTimes", &v), CALUNA_ERR_NOT_SUPPORTED);
+
+    /* Path values read back together: each points into one engine-owned buffer. A buffer per
+     * path was reallocated under the earlier ones (the C fuzzer's use-after-free); 3000 and 6000
+     * elements are past malloc's mmap threshold, so the first would be unmapped. */
+    {
+        caluna_animation kp = anim_new(e, "KeyframeAnimation");
+        static caluna_path_element big[2][6000];
+        caluna_value pv[2], pback[2];
+        const size_t sizes[2] = { 3000, 6000 };
+        int k, j, ok = 1;
+        for (k = 0; k < 2; k++) {
+            for (j = 0; j < (int)sizes[k]; j++) {
+                memset(&big[k][j], 0, sizeof big[k][j]);
+                big[k][j].type = j == 0 ? CALUNA_PATH_MOVE : CALUNA_PATH_LINE;
+                big[k][j].points[0].x = j;
+                big[k][j].points[0].y = 1000 * (k + 1);
+            }
+            memset(&pv[k], 0, sizeof pv[k]);
+            pv[k].type = CALUNA_TYPE_PATH;
+            pv[k].u.path.elements = big[k];
+            pv[k].u.path.count = sizes[k];
+        }
+        EXPECT_OK(e, aset(e, kp, "keyPath", caluna_string("path")));
+        EXPECT_OK(e, caluna_animation_set_values(e, kp, pv, 2));
+        EXPECT_OK(e, caluna_animation_get_values(e, kp, pback, 2, &n));
+        for (k = 0; k < 2 && ok; k++) {
+            ok = pback[k].type == CALUNA_TYPE_PATH && pback[k].u.path.count == sizes[k];
+            for (j = 0; ok && j < (int)sizes[k]; j++)
+                ok = pback[k].u.path.elements[j].points[0].x == j && pback[k].u.path.elements[j].points[0].y == 1000 * (k + 1);
+        }
+        CHECK(n == 2 && ok, "two path values of 3000 and 6000 elements read back whole, both");
+        caluna_animation_release(e, kp);
+    }
     EXPECT(e, aset(e, a, "keyTimes", caluna_number(1)), CALUNA_ERR_TYPE_MISMATCH);
 
     EXPECT_OK(e, caluna_layer_add_animation(e, l, a, "bounce"));
