@@ -115,11 +115,7 @@ public final class AnimationGroup: Animation {
     /// The children. Scripts and hosts set them through `setAnimations`,
     /// which bounds the tree; the counts below follow every assignment.
     public var animations: [Animation]? = nil {
-        didSet {
-            let kids = animations ?? []
-            nestingDepth = 1 + (kids.compactMap { ($0 as? AnimationGroup)?.nestingDepth }.max() ?? 0)
-            animationCount = kids.reduce(0) { $0 + 1 + (($1 as? AnimationGroup)?.animationCount ?? 0) }
-        }
+        didSet { (nestingDepth, animationCount) = AnimationGroup.measure(animations ?? [], depth: 1, count: 0) }
     }
     /// 1 for a group of plain animations, 2 for a group holding such a group, …
     public private(set) var nestingDepth = 1
@@ -149,14 +145,17 @@ public final class AnimationGroup: Animation {
         animations = (animations ?? []) + [child.copy()]
     }
 
-    /// `depth` and `count`: what the group keeps of its own.
-    private func checkRoom(for children: [Animation], depth kept: Int, count: Int, _ api: String) throws {
-        var depth = kept, count = count
-        for c in children {
+    /// The nesting depth and animation count of a group holding `children`
+    /// besides what it keeps of its own (`depth`, `count`).
+    private static func measure(_ children: [Animation], depth: Int, count: Int) -> (depth: Int, count: Int) {
+        children.reduce((depth, count)) { r, c in
             let g = c as? AnimationGroup
-            depth = max(depth, 1 + (g?.nestingDepth ?? 0))
-            count += 1 + (g?.animationCount ?? 0)
+            return (max(r.0, 1 + (g?.nestingDepth ?? 0)), r.1 + 1 + (g?.animationCount ?? 0))
         }
+    }
+
+    private func checkRoom(for children: [Animation], depth ownDepth: Int, count ownCount: Int, _ api: String) throws {
+        let (depth, count) = AnimationGroup.measure(children, depth: ownDepth, count: ownCount)
         guard depth <= AnimationGroup.maximumNesting else {
             throw CalunaError.invalid("\(api): groups nest at most \(AnimationGroup.maximumNesting) deep")
         }
