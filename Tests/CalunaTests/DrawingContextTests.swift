@@ -280,6 +280,29 @@ private func inkBox(_ img: Image) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
     try c.setFont(name: "monospace", size: 12)   // generic families resolve
 }
 
+/// Font size × scale² is bounded (TextLayout.maximumScaledFontSize): past it FreeType
+/// fails and cairo keeps the failed font for the life of the process. The context
+/// stays usable and text at the bound still draws.
+@Test func textPastTheScaledFontLimitIsRefusedBeforePango() throws {
+    let (c, img) = try canvas(200, 200)
+    try c.setFont(name: "DejaVu Sans", size: 12)
+    try c.saveGState()
+    try c.scaleBy(x: 80, y: 80)   // 12 × 80² = 76,800
+    #expect(errorCode { try c.showText("Hi", at: .zero) } == .invalidArgument)
+    #expect(errorCode { _ = try c.textSize("Hi") } == .invalidArgument)
+    #expect(errorCode { try c.drawText("Hi", in: Rect(0, 0, 1, 1)) } == .invalidArgument)
+    try c.restoreGState()
+    try c.saveGState()
+    // A rotation keeps the scale: 12 × 60² = 43,200 is refused at any angle.
+    try c.rotate(by: 0.7)
+    try c.scaleBy(x: 60, y: 60)
+    #expect(errorCode { try c.showText("Hi", at: .zero) } == .invalidArgument)
+    try c.restoreGState()
+    try c.scaleBy(x: 52, y: 52)   // 12 × 52² = 32,448: drawn
+    try c.showText("Hi", at: .zero)
+    #expect(inkBox(img) != nil)
+}
+
 @Test func drawTextAlignsAndClips() throws {
     func drawn(_ align: String) throws -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
         let (c, img) = try canvas(200, 40)

@@ -49,9 +49,34 @@ enum TextLayout {
         return desc
     }
 
+    /// The largest font size × (scale of the context)² drawn. Pango asks
+    /// FreeType for about that many pixels per em, and FreeType refuses 65,536
+    /// or more; cairo then keeps the failed font for the life of the process
+    /// and pango warns on stderr. Half of FreeType's limit leaves room for
+    /// rotations and rounding: 12-point text up to a scale of 52, 1000-point
+    /// text up to 5.7.
+    static let maximumScaledFontSize = 32768.0
+
+    /// Refuses `size` points (the largest size the layout will use) on `cr`
+    /// past `maximumScaledFontSize`.
+    static func checkScaledSize(_ cr: OpaquePointer, _ api: String, size: Double) throws {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        // The largest singular value of the matrix's linear part.
+        let sum = m.xx * m.xx + m.yx * m.yx + m.xy * m.xy + m.yy * m.yy, det = m.xx * m.yy - m.xy * m.yx
+        let scale = ((sum + (max(sum * sum - 4 * det * det, 0)).squareRoot()) / 2).squareRoot()
+        let scaled = size * scale * scale
+        guard scaled <= maximumScaledFontSize else {
+            throw CalunaError.invalid("\(api): text of \(fmt(size)) points at a scale of \(fmt(scale)) is too large to draw (font size × scale² is \(fmt(scaled)), at most \(fmt(maximumScaledFontSize)))")
+        }
+    }
+
     /// A layout on `cr` (whose matrix sets hinting) of `text` in `font` at
-    /// `size`; the caller unrefs it.
-    static func make(_ cr: OpaquePointer, _ api: String, text: [UInt8], font: String, size: Double) throws -> OpaquePointer {
+    /// `size`; the caller unrefs it. `largestSize`: the largest size of any
+    /// run (default `size`), checked against `maximumScaledFontSize`.
+    static func make(_ cr: OpaquePointer, _ api: String, text: [UInt8], font: String, size: Double,
+                     largestSize: Double? = nil) throws -> OpaquePointer {
+        try checkScaledSize(cr, api, size: largestSize ?? size)
         guard let layout = pango_cairo_create_layout(cr) else {
             throw CalunaError(.outOfMemory, "\(api): pango could not make a layout")
         }

@@ -146,8 +146,10 @@ extension TextLayerCache {
     static func makeLayout(_ cr: OpaquePointer, _ t: TextLayerState, _ size: Size) throws -> OpaquePointer {
         let runs = t.attributedString
         let bytes = try TextLayout.checkText(api, string(t))
+        let fontSize = runs == nil ? t.fontSize : TextRun.defaultFontSize
+        let largest = runs?.reduce(fontSize) { max($0, $1.fontSize ?? fontSize) } ?? fontSize
         let layout = try TextLayout.make(cr, api, text: bytes, font: runs == nil ? t.font : TextRun.defaultFont,
-                                         size: runs == nil ? t.fontSize : TextRun.defaultFontSize)
+                                         size: fontSize, largestSize: largest)
         // Core Text lays out independently of the pixels: unhinted advances
         // keep the line breaks the same at every contentsScale (only the
         // sharpness changes, as in the book's figures 6.2 and 6.3).
