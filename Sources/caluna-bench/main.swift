@@ -19,6 +19,7 @@ let allBenchmarks: [Benchmark.Type] = [
     TiledPan.self,
     TextFrames.self, TextMove.self,
     EmitterParticles.self,
+    CopyOut.self,
 ]
 
 let usage = """

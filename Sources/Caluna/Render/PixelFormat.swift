@@ -1,3 +1,5 @@
+import CalunaPixels
+
 /// Pixel layouts a host can ask for, and the conversions from cairo's
 /// premultiplied native-endian ARGB32.
 public enum PixelFormat: Int32, Sendable {
@@ -23,31 +25,12 @@ public enum PixelFormat: Int32, Sendable {
 extension Image {
     /// Copies the bitmap into a caller's buffer in `format`, `stride` bytes
     /// per row. The caller guarantees `stride * height` writable bytes.
+    /// Vectorisable C (calu_pixels.c): memory speed for opaque and clear
+    /// pixels, a table for the straight-alpha division.
     public func copy(into buffer: UnsafeMutableRawPointer, stride dstStride: Int, format: PixelFormat) {
         withPixels { src, srcStride in
-            for y in 0..<height {
-                let srow = src + y * srcStride
-                let drow = buffer + y * dstStride
-                for x in 0..<width {
-                    let w = srow.load(fromByteOffset: x * 4, as: UInt32.self)
-                    var r: UInt8, g: UInt8, b: UInt8, a: UInt8
-                    if format.isStraight {
-                        (r, g, b, a) = PixelFormat.unpremultiply(w)
-                    } else {
-                        a = UInt8(w >> 24); r = UInt8((w >> 16) & 255); g = UInt8((w >> 8) & 255); b = UInt8(w & 255)
-                    }
-                    let d = drow + x * 4
-                    if format.isRGBA {
-                        d.storeBytes(of: r, toByteOffset: 0, as: UInt8.self)
-                        d.storeBytes(of: b, toByteOffset: 2, as: UInt8.self)
-                    } else {
-                        d.storeBytes(of: b, toByteOffset: 0, as: UInt8.self)
-                        d.storeBytes(of: r, toByteOffset: 2, as: UInt8.self)
-                    }
-                    d.storeBytes(of: g, toByteOffset: 1, as: UInt8.self)
-                    d.storeBytes(of: a, toByteOffset: 3, as: UInt8.self)
-                }
-            }
+            _ = calu_pixels_convert(src.assumingMemoryBound(to: UInt8.self), srcStride,
+                                    buffer.assumingMemoryBound(to: UInt8.self), dstStride, width, height, Int32(format.rawValue))
         }
     }
 }
