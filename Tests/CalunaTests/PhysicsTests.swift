@@ -344,3 +344,30 @@ func expectInvalid(_ what: String, _ body: () throws -> Void) {
     try near1.setFilter(ShapeFilter(categories: 2, mask: .max))
     #expect(try w.pointQuery(Point(5, 0), filter: ShapeFilter(mask: 1)).isEmpty)
 }
+
+/// Sleeping a body that touches an awake one left a contact with one end
+/// asleep, and Chipmunk aborted the next step ("dangling contact graph
+/// pointers", found by the C fuzzer): the touching bodies sleep with it. A
+/// body touching a kinematic one is refused (Chipmunk keeps it awake).
+@Test func sleepingABodyTakesTheBodiesTouchingItAlong() throws {
+    let w = try PhysicsWorld(engine: nil)
+    try w.setSleepTimeThreshold(0.5)
+    let a = try PhysicsBody(mass: 1), b = try PhysicsBody(mass: 1), far = try PhysicsBody(mass: 1)
+    for (body, x) in [(a, 0.0), (b, 15), (far, 500)] {
+        try body.setPosition(Point(x, 0))
+        _ = try body.addShape(.circle(radius: 10, offset: .zero))
+        try w.add(body)
+    }
+    try w.step(1.0 / 60)   // a and b overlap: one contact
+    try a.sleep()
+    #expect(a.isSleeping && b.isSleeping && !far.isSleeping)
+    for _ in 0..<10 { try w.step(1.0 / 60) }
+    let k = try PhysicsBody(kind: .kinematic)
+    try k.setPosition(Point(500, 15))
+    _ = try k.addShape(.circle(radius: 10, offset: .zero))
+    try w.add(k)
+    try w.step(1.0 / 60)
+    #expect(throws: CalunaError.self) { try far.sleep() }
+    #expect(!far.isSleeping)
+    for _ in 0..<10 { try w.step(1.0 / 60) }
+}

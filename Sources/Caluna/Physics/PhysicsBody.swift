@@ -346,12 +346,14 @@ public final class PhysicsBody {
             throw CalunaError.invalid("the world does not let bodies sleep: give it a finite sleepTimeThreshold")
         }
         guard !isSleeping else { return }
-        // Chipmunk keeps bodies joined by constraints asleep or awake together:
-        // its next step aborts ("inconsistency in the contact graph") on a
-        // sleeping body joined to an awake one. So the joined dynamic bodies
-        // sleep with this one, as one group (those asleep in other groups are
-        // woken first).
-        let group = w.constraintComponent(of: self)
+        // Chipmunk keeps bodies joined by constraints or touching asleep or
+        // awake together: its next step aborts ("inconsistency in the contact
+        // graph", "dangling contact graph pointers") on a sleeping body joined
+        // to or touching an awake one. So those dynamic bodies sleep with this
+        // one, as one group (those asleep in other groups are woken first).
+        guard let group = w.sleepComponent(of: self) else {
+            throw CalunaError.invalid("a body touching or joined to a kinematic body cannot sleep (the kinematic body keeps it awake)")
+        }
         for b in group where b !== self && b.isSleeping { cpBodyActivate(b.handle) }
         cpBodySleep(handle)
         for b in group where b !== self { cpBodySleepWithGroup(b.handle, handle) }
