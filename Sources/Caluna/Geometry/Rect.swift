@@ -24,6 +24,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var width: Double { abs(size.width) }
     public var height: Double { abs(size.height) }
     public var isEmpty: Bool { size.width == 0 || size.height == 0 }
+    /// Every edge on a whole number.
+    public var isIntegral: Bool {
+        minX.rounded() == minX && minY.rounded() == minY && maxX.rounded() == maxX && maxY.rounded() == maxY
+    }
 
     /// CGRectContainsPoint: half-open, minX ≤ x < maxX and minY ≤ y < maxY.
     public func contains(_ p: Point) -> Bool {

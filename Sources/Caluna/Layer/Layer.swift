@@ -103,12 +103,16 @@ public final class Layer {
     /// The engine the layer belongs to; layers never move between engines.
     public private(set) weak var engine: Engine?
     public internal(set) weak var superlayer: Layer?
-    public internal(set) var sublayers: [Layer] = []
+    public internal(set) var sublayers: [Layer] = [] { didSet { renderGeneration &+= 1 } }
     /// The mask (LayerMask.swift) and, on a mask, the layer it masks.
-    var maskLayer: Layer? = nil
+    var maskLayer: Layer? = nil { didSet { renderGeneration &+= 1 } }
     public internal(set) weak var maskOwner: Layer? = nil
 
-    public internal(set) var state = LayerState()
+    public internal(set) var state = LayerState() { didSet { renderGeneration &+= 1 } }
+
+    /// Bumped by every change to what the layer draws (its state, sublayers,
+    /// mask, transition frame): damage tracking compares it (Damage.swift).
+    var renderGeneration: UInt64 = 0
 
     deinit {
         // Frees a deep tree without a native stack frame per level (LayerTeardown).
@@ -191,7 +195,7 @@ public final class Layer {
     /// compositor draws, so a move reuses it.
     var kindCache: AnyObject? = nil
     /// On a presentation layer: the transition shown now (Transition.swift).
-    var transitionFrame: TransitionFrame? = nil
+    var transitionFrame: TransitionFrame? = nil { didSet { renderGeneration &+= 1 } }
     /// Input handlers on this (model) layer, in the order they were added
     /// (EventDispatch.swift).
     var eventHandlers: [EventHandler] = []

@@ -27,9 +27,13 @@ struct Compositor {
     /// Emitter particles this render has gathered, against
     /// `maximumParticlesPerRender` (EmitterRendering.swift).
     var particlesGathered = 0
+    /// A partial redraw's region and what damage tracking knows of each
+    /// layer's pixels (RenderTarget.swift); nil: draw everything.
+    var partial: PartialRedraw? = nil
 
     init(target: Image, scale: Double) {
         self.init(cairo: cairo_create(target.surface))
+        target.endClearShortcut()
         cairo_scale(cr, scale, scale)
     }
 
@@ -64,6 +68,7 @@ struct Compositor {
         stats.layersVisited += 1
         if stats.layersVisited & 63 == 0 { try Interruption.check() }
         guard !layer.hidden else { return }
+        if let p = partial, p.skips(layer) { return }
         guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
             var g = layer.geometryTransform
             if let f = parentSpace { g = g.concatenating(Transform3D(f)) }
@@ -159,13 +164,16 @@ struct Compositor {
             try drawShadow(of: path, layer: layer, alpha: alpha)
             return try drawLayerContent(layer, alpha: alpha)
         }
-        // The shadow follows the alpha of everything the layer draws.
+        // The shadow follows the alpha of everything the layer draws (all
+        // of it, in a partial redraw too: the blur reaches across).
         cairo_save(cr)
-        if let e = visualExtent(of: layer) {
+        if let e = layer.visualExtent() {
             cairo_rectangle(cr, e.minX, e.minY, e.width, e.height)
             cairo_clip(cr)
         }
         try pushGroup()
+        partial?.suspended += 1
+        defer { partial?.suspended -= 1 }
         try drawLayerContent(layer, alpha: alpha)
         let content = popGroup()
         cairo_restore(cr)
@@ -218,6 +226,17 @@ struct Compositor {
     /// at cairo's default except around layers that turn it off.
     mutating func fillBackground(_ layer: Layer, _ rect: Rect, alpha: Double) {
         guard !rect.isEmpty else { return }
+        if cutsBoxes {
+            var m = cairo_matrix_t()
+            cairo_get_matrix(cr, &m)
+            // A box on whole pixels (the root's background, the largest
+            // fill) has no partly covered pixel, so cutting it to a partial
+            // redraw's region changes nothing; a fractional one is drawn whole.
+            let device = deviceRect(of: rect)
+            if m.xy == 0 && m.yx == 0 && device.isIntegral {
+                return fillBackground(layer, alpha: alpha, fill: { $0.fillBoxInRegion(device) })
+            }
+        }
         fillBackground(layer, alpha: alpha) {
             cairo_rectangle($0, rect.origin.x, rect.origin.y, rect.size.width, rect.size.height)
         }
@@ -225,11 +244,18 @@ struct Compositor {
 
     /// The background colour over the shape `addPath` adds (current space).
     mutating func fillBackground(_ layer: Layer, alpha: Double, addPath: (OpaquePointer) -> Void) {
+        fillBackground(layer, alpha: alpha) { c in
+            addPath(c.cr)
+            cairo_fill(c.cr)
+        }
+    }
+
+    /// The background colour set up (antialiasing as the layer asks) around `fill`.
+    private mutating func fillBackground(_ layer: Layer, alpha: Double, fill: (Compositor) -> Void) {
         guard let bg = layer.backgroundColor?.clamped, bg.alpha > 0 else { return }
         if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE) }
         cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha * alpha)
-        addPath(cr)
-        cairo_fill(cr)
+        fill(self)
         if !layer.allowsEdgeAntialiasing { cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT) }
         stats.layersDrawn += 1
     }

@@ -92,7 +92,7 @@ extension Compositor {
         guard let clip = deviceClip() else { return }
         // Unbounded (a sublayer reaches the eye's plane): the layer's own
         // bounds; a transform layer has nothing of its own to fall back on.
-        let extent = visualExtent(of: layer) ?? (layer.kind.preservesDepth ? .zero : layer.bounds)
+        let extent = layer.visualExtent() ?? (layer.kind.preservesDepth ? .zero : layer.bounds)
         guard !extent.isEmpty else { return }
         let visible = ProjectiveClipping.project(extent.corners, through: toDevice, within: clip.insetBy(-2, -2))
         guard visible.points.count >= 3, ProjectiveClipping.signedArea(visible.points) != 0 else { return }

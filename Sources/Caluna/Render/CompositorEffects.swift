@@ -81,7 +81,7 @@ extension Compositor {
 
     /// The shadow of an offscreen group (its alpha is the silhouette).
     mutating func drawShadow(of content: OpaquePointer, layer: Layer) throws {
-        guard let e = visualExtent(of: layer) ?? clipInUserSpace() else { return }
+        guard let e = layer.visualExtent() ?? clipInUserSpace() else { return }
         try paintShadow(layer: layer, extent: e, alpha: 1) { scr in
             cairo_set_source(scr, content)
             cairo_paint(scr)
@@ -181,61 +181,5 @@ extension Compositor {
         cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x0, y0, x1 - x0, y1 - y0)
-    }
-
-    // MARK: extents
-
-    /// What a layer can draw, in its own space: bounds, placed contents and
-    /// sublayers (clipped by masksToBounds), plus its shadow; nil when a
-    /// perspective sublayer makes it unknown.
-    func visualExtent(of layer: Layer, depth: Int = 0) -> Rect? {
-        var r = layer.bounds.standardized
-        if let placed = contentsPlacement(layer) { r = r.union(placed) }
-        if let shape = layer.shapeExtent { r = r.union(shape) }  // drawn outside the bounds (ShapeRendering.swift)
-        if !layer.masksToBounds {
-            guard depth < 64 else { return nil }
-            if layer.kind == .replicatorLayer {   // every instance, not the sublayers once
-                guard let e = replicatedExtent(of: layer) else { return nil }
-                r = r.union(e)
-            } else if layer.sublayersAreFlat {
-                let space = layer.sublayerSpaceAffine
-                for s in layer.sublayers where !s.hidden {
-                    guard let m = s.affineToSuperlayer(parentSpace: space), let e = visualExtent(of: s, depth: depth + 1) else { return nil }
-                    r = r.union(m.apply(e))
-                }
-            } else {
-                guard extend(&r, with: layer.sublayers, outer: layer.sublayerSpaceTransform, depth: depth + 1) else { return nil }
-            }
-            if layer.transitionFrame != nil { r = r.union(layer.bounds) }
-        }
-        if depth > 0 && layer.castsShadow {
-            let grow = 3 * layer.shadowRadius + 1
-            let shadow = (layer.shadowPath?.controlPointBounds ?? r)
-                .offsetBy(layer.shadowOffset.width, layer.shadowOffset.height).insetBy(-grow, -grow)
-            r = r.union(shadow)
-        }
-        return r
-    }
-
-    /// Adds the projected extents of 3D-placed sublayers (transform layers
-    /// passed through); false when one reaches the eye's plane (unbounded).
-    private func extend(_ r: inout Rect, with layers: [Layer], outer: Transform3D, depth: Int) -> Bool {
-        guard depth < 64 else { return false }
-        for s in layers where !s.hidden {
-            let m = s.geometryTransform.concatenating(outer)
-            if s.kind.preservesDepth {
-                guard extend(&r, with: s.sublayers, outer: s.sublayerSpaceTransform.concatenating(m), depth: depth + 1) else { return false }
-                continue
-            }
-            guard let e = visualExtent(of: s, depth: depth) else { return false }
-            let p = m.planeProjection
-            var corners: [Point] = []
-            for c in e.corners {
-                guard let q = p.apply(c) else { return false }
-                corners.append(q)
-            }
-            r = r.union(Rect.bounding(corners))
-        }
-        return true
     }
 }

@@ -17,10 +17,6 @@ extension Compositor {
         return (source, dest)
     }
 
-    func contentsPlacement(_ layer: Layer) -> Rect? {
-        layer.contents.flatMap { Compositor.contentsGeometry(layer, $0)?.dest }
-    }
-
     mutating func drawContents(_ layer: Layer, alpha: Double) throws {
         if let img = layer.contents { try drawContents(img, of: layer, alpha: alpha) }
     }

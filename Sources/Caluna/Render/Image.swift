@@ -55,6 +55,22 @@ public final class Image {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// cairo draws the first shape on a fresh surface by another path (its
+    /// "clear" shortcut), which rounds antialiased edges differently; a
+    /// partial redraw (RenderTarget) draws on a surface that is not fresh.
+    /// Frames start without the shortcut, so both give the same bytes: one
+    /// pixel is painted and cleared again (a clear alone is skipped on a
+    /// fresh surface). Only for an image nothing was drawn on yet.
+    func endClearShortcut() {
+        let cr = cairo_create(surface)!
+        cairo_rectangle(cr, 0, 0, 1, 1)
+        cairo_clip(cr)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+    }
+
     var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
 
     /// Raw premultiplied ARGB32 words, row by row (`stride` bytes per row), to read.

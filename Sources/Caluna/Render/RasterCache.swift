@@ -49,7 +49,7 @@ extension Compositor {
     /// Draws the layer from its raster cache (making it on a miss); false when
     /// it cannot be cached (unknown extent, absurd size) and must be drawn directly.
     mutating func drawRasterized(_ layer: Layer, alpha: Double) throws -> Bool {
-        guard var extent = visualExtent(of: layer, depth: 1) else { return false }
+        guard var extent = layer.visualExtent(depth: 1) else { return false }
         if layer.masksToBounds { extent = extent.intersection(layer.bounds.standardized) }
         guard extent.width > 0, extent.height > 0 else { return true }
         let k = layer.rasterizationScale

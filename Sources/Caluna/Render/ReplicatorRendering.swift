@@ -40,8 +40,8 @@ extension Compositor {
                 let tint = r.modulation(k)
                 var extent: Rect? = nil
                 if tint != .white {
-                    if placed == nil || (animated && k > 0) { placed = placedExtents(subs) }
-                    extent = placed!.flatMap { instanceExtent($0, m) }
+                    if placed == nil || (animated && k > 0) { placed = Layer.placedExtents(subs) }
+                    extent = placed!.flatMap { Layer.instanceExtent($0, m) }
                 }
                 try tinted(tint, within: extent) {
                     for sub in subs { try $0.draw(sub, parentSpace: m, inheritedOpacity: alpha) }
@@ -98,42 +98,6 @@ extension Compositor {
             popGroupToSource()
             cairo_paint_with_alpha(cr, tint.alpha)
         }
-    }
-
-    /// The box every instance's sublayers cover in the replicator's space,
-    /// nil when unbounded or not affine. Each sublayer's extent is taken once
-    /// and placed per instance, so nested replicators add, not multiply.
-    func replicatedExtent(of layer: Layer) -> Rect? {
-        guard let placed = placedExtents(layer.sublayers) else { return nil }
-        var box = Rect.zero
-        for space in layer.replicatorInstanceSpaces {
-            guard let m = space.planeProjection.affine, let e = instanceExtent(placed, m) else { return nil }
-            box = box.union(e)
-        }
-        return box
-    }
-
-    /// The visible sublayers with what each draws in its own space (its
-    /// shadow included), nil when one is unbounded.
-    func placedExtents(_ subs: [Layer]) -> [(Layer, Rect)]? {
-        var out: [(Layer, Rect)] = []
-        for s in subs where !s.hidden {
-            guard let e = visualExtent(of: s, depth: 1) else { return nil }
-            out.append((s, e))
-        }
-        return out
-    }
-
-    /// The box one instance's sublayers cover in the current space, nil when
-    /// not affine (the group is then as large as the clip).
-    func instanceExtent(_ placed: [(Layer, Rect)], _ m: AffineTransform) -> Rect? {
-        var box: Rect? = nil
-        for (s, e) in placed {
-            guard let a = s.affineToSuperlayer(parentSpace: m) else { return nil }
-            let q = a.apply(e)
-            box = box.map { $0.union(q) } ?? q
-        }
-        return box ?? .zero
     }
 
     /// Counts the layers drawing a top-level replicator's instances draws

@@ -1,0 +1,211 @@
+import CCairo
+import Glibc
+
+/// A retained frame: each render into it redraws only the pixels that can
+/// differ from the last one (Damage.swift) and reports them, and the bytes
+/// are always those of a full redraw (`Engine.render()`).
+///
+/// The first render, a change of the engine's size or scale, `invalidate()`
+/// and `full: true` redraw the whole frame; so does a change where only that
+/// is exact (perspective, 3D rendering contexts, tiled layers, unbounded
+/// emitters) or cheaper (damage over half the frame).
+public final class RenderTarget {
+    /// The frame as of the last render (nil before the first). It changes in
+    /// place at the next render: copy it to keep it.
+    public private(set) var frame: Image? = nil
+    /// The pixels the last render wrote (the whole frame after a full redraw,
+    /// none when nothing changed).
+    public private(set) var damage: [PixelRect] = []
+    /// Whether the last render redrew the whole frame.
+    public private(set) var lastWasFull = false
+    var tracker = DamageTracker()
+    /// Where partial redraws are drawn when a shadow needs pixels around the
+    /// damage (only the damage is copied to `frame`).
+    var scratch: Image? = nil
+    private var scale = 0.0
+
+    public init() {}
+
+    /// The next render redraws everything.
+    public func invalidate() {
+        frame = nil
+        tracker.reset()
+    }
+
+    /// More damage rectangles than this are merged into their bounding box.
+    static let maximumDamageRects = 16
+
+    /// Renders `root` (a presentation tree) at `scale` into `width` × `height`
+    /// pixels; returns the damage.
+    func render(root: Layer, width: Int, height: Int, scale: Double, ticks: Int64, full: Bool,
+                stats: inout FrameStats) throws -> [PixelRect] {
+        let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
+        let ctm = AffineTransform.scale(scale, scale)
+        let reuse = !full && frame?.width == width && frame?.height == height && self.scale == scale
+        if !reuse { tracker.reset() }
+        tracker.update(root: root, canvas: ctm, pixels: canvas, ticks: ticks)
+        self.scale = scale
+        guard reuse, let frame, !tracker.needsFullRedraw else { return try redrawAll(root, canvas, scale, &stats) }
+        let damaged = RenderTarget.merge(tracker.damage.map { $0.intersection(canvas) }.filter { !$0.isEmpty })
+        lastWasFull = false
+        damage = damaged
+        guard !damaged.isEmpty else { return [] }
+        guard damaged.reduce(0, { $0 + $1.area }) * 2 <= canvas.area else { return try redrawAll(root, canvas, scale, &stats) }
+        if scratch?.width != width || scratch?.height != height {
+            scratch = try Image(width: width, height: height)
+            scratch!.endClearShortcut()
+        }
+        let region = RenderTarget.disjoint(damaged)
+        try draw(root, into: scratch!, region: region, scale: scale, stats: &stats)
+        RenderTarget.copy(region, from: scratch!, to: frame)
+        return damaged
+    }
+
+    private func redrawAll(_ root: Layer, _ canvas: PixelRect, _ scale: Double, _ stats: inout FrameStats) throws -> [PixelRect] {
+        let image = try Image(width: canvas.width, height: canvas.height)
+        var compositor = Compositor(target: image, scale: scale)
+        defer { compositor.finish() }
+        compositor.stats = stats
+        defer { stats = compositor.stats }
+        try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
+        frame = image
+        scratch = nil
+        lastWasFull = true
+        damage = [canvas]
+        return damage
+    }
+
+    /// Clears `region` (disjoint rectangles) of `image` and draws every
+    /// subtree that reaches it (Compositor.PartialRedraw): only the region's
+    /// pixels are exact.
+    private func draw(_ root: Layer, into image: Image, region: [PixelRect], scale: Double, stats: inout FrameStats) throws {
+        let cr = cairo_create(image.surface)!
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        for r in region { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+        cairo_fill(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        cairo_scale(cr, scale, scale)
+        var compositor = Compositor(cairo: cr)
+        defer { compositor.finish() }
+        compositor.partial = Compositor.PartialRedraw(tracker: tracker, region: region)
+        compositor.stats = stats
+        defer { stats = compositor.stats }
+        try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
+        cairo_surface_flush(image.surface)
+    }
+
+    /// The same pixels as disjoint rectangles (a box filled piece by piece
+    /// must not cover a pixel twice).
+    static func disjoint(_ rects: [PixelRect]) -> [PixelRect] {
+        var out: [PixelRect] = []
+        for r in rects {
+            var pieces = [r]
+            for k in out { pieces = pieces.flatMap { $0.subtracting(k) } }
+            out += pieces
+        }
+        return out
+    }
+
+    /// Overlapping or touching rectangles joined into their bounding box
+    /// when that adds little; at most `maximumDamageRects`.
+    static func merge(_ rects: [PixelRect]) -> [PixelRect] {
+        if rects.count > 64 * maximumDamageRects { return [rects.dropFirst().reduce(rects[0]) { $0.union($1) }] }
+        var out: [PixelRect] = []
+        for r in rects {
+            var r = r
+            // Absorb every kept rectangle that r meets, until none does.
+            var i = 0
+            while i < out.count {
+                let u = out[i].union(r)
+                if out[i].intersects(r.grown(by: 1)) && u.area <= out[i].area + r.area + min(out[i].area, r.area) {
+                    r = u
+                    out.remove(at: i)
+                    i = 0
+                } else {
+                    i += 1
+                }
+            }
+            out.append(r)
+        }
+        while out.count > maximumDamageRects {
+            let last = out.removeLast()
+            out[out.count - 1] = out[out.count - 1].union(last)
+        }
+        return out
+    }
+
+    /// Copies whole pixels of `rects` from one bitmap to another of the same size.
+    static func copy(_ rects: [PixelRect], from source: Image, to target: Image) {
+        source.withPixels { src, ss in
+            target.withMutablePixels { dst, ds in
+                for r in rects {
+                    for y in r.y..<r.maxY {
+                        memcpy(dst + y * ds + r.x * 4, src + y * ss + r.x * 4, r.width * 4)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Compositor {
+    /// A partial redraw into a scratch bitmap. cairo clips a polygon to a clip
+    /// box geometrically, which moves the edges of shapes that cross the box
+    /// (by rounding) and so changes their pixels inside it too; even a
+    /// fractional box cut in two covers its edge pixels differently. So
+    /// nothing is clipped: subtrees whose pixels miss the region are skipped,
+    /// the rest are drawn whole, and only the region is kept. Boxes on whole
+    /// pixels (the root's background) are cut to the region. Inside a
+    /// shadow's content group the whole content is drawn: the blur needs it.
+    struct PartialRedraw {
+        let tracker: DamageTracker
+        /// Disjoint device-pixel rectangles.
+        let region: [PixelRect]
+        /// Shadow content groups being drawn (everything is drawn inside one).
+        var suspended = 0
+
+        func skips(_ layer: Layer) -> Bool {
+            guard suspended == 0, let extent = tracker.cullExtent(of: layer) else { return false }
+            guard let e = extent else { return true }
+            return !region.contains { $0.intersects(e) }
+        }
+    }
+
+    /// A partial redraw outside shadow content: boxes are cut to the region.
+    var cutsBoxes: Bool { partial.map { $0.suspended == 0 } ?? false }
+
+    /// Fills the device-space box `device` (identity matrix) piece by piece
+    /// inside the region; the caller has set the source and antialiasing.
+    func fillBoxInRegion(_ device: Rect) {
+        guard let p = partial else { return }
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        for r in p.region {
+            let piece = device.intersection(r.rect)
+            guard piece.width > 0, piece.height > 0 else { continue }
+            cairo_rectangle(cr, piece.minX, piece.minY, piece.width, piece.height)
+            cairo_fill(cr)
+        }
+        cairo_restore(cr)
+    }
+}
+
+extension Engine {
+    /// Lays out, commits, then redraws into `target` what changed since its
+    /// last render (everything the first time, after a change of size or
+    /// scale, or with `full`). Returns the pixel rectangles written; the
+    /// frame is `target.frame`, byte for byte what `render()` draws.
+    @discardableResult
+    public func render(into target: RenderTarget, full: Bool = false) throws -> [PixelRect] {
+        try checkNotInFrame("render")
+        return try memory.withCurrent {
+            try flush()
+            let (w, h) = pixelSize
+            var stats = pendingStats
+            pendingStats = FrameStats()
+            defer { lastFrameStats = stats }
+            return try target.render(root: root.ensurePresentation(), width: w, height: h, scale: scale,
+                                     ticks: clock.ticks, full: full, stats: &stats)
+        }
+    }
+}
