@@ -14,6 +14,8 @@ public final class Engine {
     var lastFrameStats = FrameStats()
     /// Display work since the last render.
     var pendingStats = FrameStats()
+    /// The target the last `render(into:)` drew (its damage records are on the layers).
+    weak var lastRenderTarget: RenderTarget? = nil
     /// Layers marked by setNeedsDisplay, drawn by the next display pass.
     var layersNeedingDisplay: [WeakLayer] = []
 

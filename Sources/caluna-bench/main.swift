@@ -20,6 +20,7 @@ let allBenchmarks: [Benchmark.Type] = [
     TextFrames.self, TextMove.self,
     EmitterParticles.self,
     CopyOut.self,
+    DamageMove.self,
 ]
 
 let usage = """

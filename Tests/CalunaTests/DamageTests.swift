@@ -222,3 +222,16 @@ struct DamageScene {
     // The partial path is the one being tested: most frames take it.
     #expect(partial * 3 > frames, "\(partial) of \(frames) frames were partial")
 }
+
+/// Layers keep one target's damage records: a second target rendering the
+/// same engine in between makes the first redraw in full, never stale.
+@Test func twoTargetsOnOneEngineStayExact() throws {
+    var scene = try DamageScene(seed: 11)
+    let a = RenderTarget(), b = RenderTarget()
+    for frame in 0..<30 {
+        try scene.advance()
+        let target = frame % 3 == 2 ? b : a
+        try scene.engine.render(into: target)
+        #expect(sameBytes(target.frame!, try scene.engine.render()), "frame \(frame)")
+    }
+}

@@ -103,16 +103,34 @@ public final class Layer {
     /// The engine the layer belongs to; layers never move between engines.
     public private(set) weak var engine: Engine?
     public internal(set) weak var superlayer: Layer?
-    public internal(set) var sublayers: [Layer] = [] { didSet { renderGeneration &+= 1 } }
+    public internal(set) var sublayers: [Layer] = [] { didSet { renderChanged() } }
     /// The mask (LayerMask.swift) and, on a mask, the layer it masks.
-    var maskLayer: Layer? = nil { didSet { renderGeneration &+= 1 } }
+    var maskLayer: Layer? = nil { didSet { renderChanged() } }
     public internal(set) weak var maskOwner: Layer? = nil
 
-    public internal(set) var state = LayerState() { didSet { renderGeneration &+= 1 } }
+    public internal(set) var state = LayerState() { didSet { renderChanged() } }
 
     /// Bumped by every change to what the layer draws (its state, sublayers,
     /// mask, transition frame): damage tracking compares it (Damage.swift).
     var renderGeneration: UInt64 = 0
+    /// On a presentation layer: bumped when anything below it changes, so
+    /// damage tracking passes over unchanged subtrees.
+    var subtreeGeneration: UInt64 = 0
+    /// A copy in the presentation tree (set once, when it is made).
+    var isPresentationCopy = false
+    /// What the last render into a RenderTarget drew of this layer (Damage.swift).
+    var damageRecord: DamageTracker.Record? = nil
+
+    /// Notes a change to what the layer draws (for its ancestors too).
+    @inline(__always) func renderChanged() {
+        renderGeneration &+= 1
+        guard isPresentationCopy else { return }
+        var up = hostLayer
+        while let l = up {
+            l.subtreeGeneration &+= 1
+            up = l.hostLayer
+        }
+    }
 
     deinit {
         // Frees a deep tree without a native stack frame per level (LayerTeardown).
@@ -195,7 +213,7 @@ public final class Layer {
     /// compositor draws, so a move reuses it.
     var kindCache: AnyObject? = nil
     /// On a presentation layer: the transition shown now (Transition.swift).
-    var transitionFrame: TransitionFrame? = nil { didSet { renderGeneration &+= 1 } }
+    var transitionFrame: TransitionFrame? = nil { didSet { renderChanged() } }
     /// Input handlers on this (model) layer, in the order they were added
     /// (EventDispatch.swift).
     var eventHandlers: [EventHandler] = []

@@ -23,6 +23,7 @@ extension Layer {
             guard m.presentationLayer == nil else { continue }
             let p = Layer(engine: m.engine, kind: m.kind, charged: false)  // the model layer's charge covers it
             p.modelLayerReference = m
+            p.isPresentationCopy = true
             m.committedState = m.state
             p.state = m.state
             m.presentationLayer = p

@@ -11,28 +11,48 @@
 ///
 /// Some layers are drawn as one unit, their subtree not tracked layer by
 /// layer: replicators, emitters, transitions, pixel buffers, rasterized
-/// layers, and layers whose
-/// drawing sizes offscreen work by what the target shows (perspective, 3D
-/// rendering contexts, tiled layers). The compositor never skips a unit, and
-/// a change to one of the offscreen-sized kinds redraws the whole frame.
-struct DamageTracker {
-    /// What one layer drew in the last render.
-    struct Record {
-        /// Held, so its identifier is not reused while the record lives.
-        let layer: Layer
+/// layers, tiled layers, transform layers and 3D rendering contexts. The
+/// compositor never skips a unit (its drawing may run callbacks or count
+/// against a per-render budget); a unit without known bounds, or a layer
+/// placed by a perspective homography, redraws the whole frame.
+///
+/// Unchanged subtrees in unchanged places are passed over (each presentation
+/// layer counts the changes below it), so a frame costs what changed.
+final class DamageTracker {
+    /// What one layer drew in the last render of this tracker's target. Kept
+    /// on the layer (`Layer.damageRecord`), so finding it costs no lookup; a
+    /// layer holds the record of one tracker at a time (Engine.render(into:)
+    /// makes a target that lost its records redraw in full).
+    final class Record {
+        unowned(unsafe) let owner: DamageTracker
+        weak var layer: Layer?
         var fingerprint: Fingerprint
+        /// `layer.subtreeGeneration` when it was recorded.
+        var subtreeGeneration: UInt64 = 0
         /// The pixels it drew itself (its own shadow included), nil for none.
-        var extent: PixelRect?
+        var extent: PixelRect? = nil
         /// Itself and everything below it (nil: nothing), for culling.
-        var subtree: PixelRect?
+        var subtree: PixelRect? = nil
         /// The compositor may skip the subtree when `subtree` misses the
         /// region drawn (false when it holds a unit whose drawing counts
         /// against a per-render budget or runs callbacks).
-        var cullable: Bool
-        /// Sublayers in drawing order (reordering damages them).
-        var order: [ObjectIdentifier]
-        /// The walk that last found it.
-        var seen: UInt64
+        var cullable = true
+        /// The records below: sublayers in drawing order, then the mask.
+        var children: [Record] = []
+        var mask: Record? = nil
+        /// Holds a unit that changes with the clock or at every render: the
+        /// walk cannot pass over it.
+        var live = false
+        /// The layer it was recorded under (a layer that moved to another
+        /// parent keeps the record its new parent made).
+        var parent: ObjectIdentifier?
+
+        init(owner: DamageTracker, layer: Layer, fingerprint: Fingerprint, parent: ObjectIdentifier?) {
+            self.owner = owner
+            self.layer = layer
+            self.fingerprint = fingerprint
+            self.parent = parent
+        }
     }
 
     struct Fingerprint: Equatable {
@@ -41,12 +61,15 @@ struct DamageTracker {
         var device: AffineTransform
         var alpha: Double
         var flipped: Bool
-        /// A unit's subtree hash (and the clock, for kinds that change with time).
+        /// A unit's subtree hash (a content-shadowed layer's too).
         var unit: UInt64
+        /// The clock, for units that change with it (0 for others).
+        var ticks: Int64
+        /// Drawn as a unit: switching between unit and layer by layer is a change.
+        var isUnit: Bool
     }
 
-    private(set) var records: [ObjectIdentifier: Record] = [:]
-    private var walk: UInt64 = 0
+    private var root: Record? = nil
     /// Set by `update`: pixels to redraw, and whether only a full redraw is exact.
     private(set) var damage: [PixelRect] = []
     private(set) var needsFullRedraw = false
@@ -57,131 +80,222 @@ struct DamageTracker {
     /// Device pixels of antialiasing and filtering around what a layer draws.
     static let margin = 2.0
 
-    /// Forgets every record (the next update damages everything it finds).
-    mutating func reset() { records = [:] }
+    deinit { reset() }
 
-    /// Walks the presentation tree under `root`, placed by `canvas` (the
-    /// target's scale), and finds what changed since the last update.
-    mutating func update(root: Layer, canvas: AffineTransform, pixels: PixelRect, ticks: Int64) {
-        walk &+= 1
+    /// Forgets every record (the next update damages everything it finds).
+    func reset() {
+        if let r = root { drop(r) }
+        root = nil
+    }
+
+    /// Removes a record tree from its layers without damage.
+    private func drop(_ r: Record) {
+        var stack = [r]
+        while let x = stack.popLast() {
+            if let l = x.layer, l.damageRecord === x { l.damageRecord = nil }
+            stack += x.children
+            if let m = x.mask { stack.append(m) }
+        }
+    }
+
+    /// This tracker's record of `layer`, if it has one.
+    @inline(__always) func record(of layer: Layer) -> Record? {
+        guard let r = layer.damageRecord, r.owner === self else { return nil }
+        return r
+    }
+
+    /// Walks the presentation tree under `rootLayer`, placed by `canvas` (the
+    /// target's scale), and finds what changed since the last update. An
+    /// unchanged subtree in an unchanged place is passed over: the cost
+    /// follows what changed, not the tree's size.
+    func update(root rootLayer: Layer, canvas: AffineTransform, pixels: PixelRect, ticks: Int64) {
         self.ticks = ticks
         canvasPixels = pixels
         damage = []
         needsFullRedraw = false
-        _ = visit(root, parentSpace: nil, ctm: canvas, alpha: 1, flipped: false, forced: false)
-        // What was drawn before and not now.
-        for (id, r) in records where r.seen != walk {
-            if let e = r.extent { damage.append(e) }
-            records[id] = nil
-        }
+        if let old = root, old.layer !== rootLayer { forget(old, under: nil) }
+        let v = visit(rootLayer, parent: nil, parentSpace: nil, ctm: canvas, alpha: 1, flipped: false, forced: false)
+        root = v.record
+        if !v.drawn, let r = record(of: rootLayer) { forget(r, under: nil) }
     }
 
     /// The subtree extent and cullability the compositor checks before
     /// drawing `layer` (nil: draw it).
-    func cullExtent(of layer: Layer) -> PixelRect?? {
-        guard let r = records[ObjectIdentifier(layer)], r.seen == walk, r.cullable else { return nil }
+    @inline(__always) func cullExtent(of layer: Layer) -> PixelRect?? {
+        guard let r = record(of: layer), r.cullable else { return nil }
         return .some(r.subtree)
     }
 
     private struct Visit {
+        var drawn = true
         var changed = false
-        var subtree: PixelRect? = nil
-        var cullable = true
+        var record: Record? = nil
+    }
+
+    /// Drops the record of a layer no longer drawn under `parent` and those
+    /// below it, damaging what they drew (records a new parent made this
+    /// walk stay).
+    private func forget(_ r: Record, under parent: ObjectIdentifier?) {
+        var stack = [(r, parent)]
+        while let (x, p) = stack.popLast() {
+            guard x.parent == p, x.layer.map({ $0.damageRecord === x }) ?? true else { continue }
+            if let l = x.layer { l.damageRecord = nil }
+            if let e = x.extent { damage.append(e) }
+            let id = x.layer.map(ObjectIdentifier.init)
+            stack += x.children.map { ($0, id) }
+            if let m = x.mask { stack.append((m, id)) }
+            x.children = []
+            x.mask = nil
+        }
     }
 
     /// Mirrors Compositor.draw(_:parentSpace:inheritedOpacity:).
-    private mutating func visit(_ layer: Layer, parentSpace: AffineTransform?, ctm: AffineTransform, alpha: Double,
-                                flipped: Bool, forced: Bool) -> Visit {
-        // Not drawn: a change if it was drawn last time (its record goes at
-        // the end of the update, damaging what it drew).
-        let gone = Visit(changed: records[ObjectIdentifier(layer)] != nil)
+    private func visit(_ layer: Layer, parent: ObjectIdentifier?, parentSpace: AffineTransform?, ctm: AffineTransform,
+                       alpha: Double, flipped: Bool, forced: Bool) -> Visit {
+        let old = record(of: layer)
+        let gone = Visit(drawn: false, changed: old != nil, record: old)
         guard !layer.hidden else { return gone }
         guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
             // Placed by a homography: drawn offscreen at a resolution set by
             // the visible part. Recorded as covering everything, so the frame
             // after it damages all it may have drawn.
             needsFullRedraw = true
-            records[ObjectIdentifier(layer)] = Record(layer: layer, fingerprint: Fingerprint(generation: 0, contentsVersion: 0,
-                device: .identity, alpha: .nan, flipped: false, unit: 0), extent: canvasPixels, subtree: canvasPixels,
-                cullable: false, order: [], seen: walk)
-            return Visit(changed: true, subtree: canvasPixels, cullable: false)
+            let r = fresh(old, layer, Fingerprint(generation: 0, contentsVersion: 0, device: .identity, alpha: .nan,
+                                                   flipped: false, unit: 0, ticks: 0, isUnit: true), parent)
+            r.extent = canvasPixels
+            r.subtree = canvasPixels
+            r.cullable = false
+            r.live = true
+            return Visit(changed: true, record: r)
         }
         let opacity = layer.drawnOpacity
         guard opacity > 0, m.a * m.d - m.b * m.c != 0 else { return gone }
         let device = m.concatenating(ctm), a = alpha * opacity
-        if layer.isDamageUnit { return visitUnit(layer, device: device, alpha: a, flipped: flipped, forced: forced) }
-
-        let id = ObjectIdentifier(layer)
-        let old = records[id]
+        if layer.isDamageUnit {
+            return visitUnit(layer, old: old, parent: parent, device: device, alpha: a, flipped: flipped, forced: forced)
+        }
         // A shadow drawn from the content is blurred over the layer's visual
         // extent, which counts sublayers that draw nothing (opacity 0): any
         // change below changes it.
-        let shadowHash = layer.castsShadow && layer.shadowPath == nil ? DamageTracker.subtreeHash(layer) : 0
-        let fingerprint = Fingerprint(generation: layer.renderGeneration, contentsVersion: layer.contents?.version ?? -1,
-                                      device: device, alpha: a, flipped: flipped, unit: shadowHash)
+        let casts = layer.castsShadow && layer.shadowPath == nil
+        var fingerprint = Fingerprint(generation: layer.renderGeneration, contentsVersion: layer.contents?.version ?? -1,
+                                      device: device, alpha: a, flipped: flipped, unit: old?.fingerprint.unit ?? 0, ticks: 0,
+                                      isUnit: false)
+        let below = old?.subtreeGeneration != layer.subtreeGeneration
+        if casts && (below || old == nil) { fingerprint.unit = DamageTracker.subtreeHash(layer) }
         let changed = forced || old?.fingerprint != fingerprint
-        var result = Visit(changed: changed)
+        // Nothing here or below changed, and nothing below moves with the clock.
+        if let old, !changed, !below, !old.live, old.parent == parent { return Visit(record: old) }
+
+        let oldExtent = old?.extent, oldChildren = old?.children ?? [], oldMask = old?.mask
+        let id = ObjectIdentifier(layer)
+        let r = fresh(old, layer, fingerprint, parent)
+        var anyChanged = changed, cullable = true, live = false
         let innerFlipped = layer.geometryFlipped ? !flipped : flipped
         var content = PixelRect(covering: device.apply(layer.ownExtent), margin: DamageTracker.margin)
-        if let mask = layer.maskLayer {
-            let v = visit(mask, parentSpace: layer.maskSpaceAffine, ctm: device, alpha: 1, flipped: innerFlipped, forced: changed)
-            result.changed = result.changed || v.changed
-            result.cullable = result.cullable && v.cullable
-        }
-        var order: [ObjectIdentifier] = []
-        if !(layer.masksToBounds && layer.bounds.isEmpty) && !layer.sublayers.isEmpty {
-            let subs = layer.sublayersInDrawingOrder
-            order = subs.map(ObjectIdentifier.init)
-            let reordered = old.map { DamageTracker.reordered(from: $0.order, to: order) } ?? false
-            let space = layer.sublayerSpaceAffine
-            for s in subs {
-                let v = visit(s, parentSpace: space, ctm: device, alpha: a, flipped: innerFlipped, forced: changed || reordered)
-                result.changed = result.changed || v.changed
-                result.cullable = result.cullable && v.cullable
-                if let e = v.subtree { content = content.map { $0.union(e) } ?? e }
+        r.mask = nil
+        if let maskLayer = layer.maskLayer {
+            let v = visit(maskLayer, parent: id, parentSpace: layer.maskSpaceAffine, ctm: device, alpha: 1, flipped: innerFlipped,
+                          forced: changed)
+            anyChanged = anyChanged || v.changed
+            if v.drawn, let mr = v.record {
+                r.mask = mr
+                cullable = cullable && mr.cullable
+                live = live || mr.live
+            } else if let mr = v.record {
+                forget(mr, under: id)
             }
         }
+        if let om = oldMask, om !== r.mask { forget(om, under: id) }
+        var children: [Record] = []
+        if !(layer.masksToBounds && layer.bounds.isEmpty) && !layer.sublayers.isEmpty {
+            let subs = layer.sublayersInDrawingOrder
+            let reordered = !oldChildren.isEmpty && DamageTracker.reordered(from: oldChildren, to: subs)
+            let space = layer.sublayerSpaceAffine
+            children.reserveCapacity(subs.count)
+            for s in subs {
+                let v = visit(s, parent: id, parentSpace: space, ctm: device, alpha: a, flipped: innerFlipped,
+                              forced: changed || reordered)
+                anyChanged = anyChanged || v.changed
+                guard let cr = v.record else { continue }
+                guard v.drawn else { forget(cr, under: id); continue }
+                children.append(cr)
+                cullable = cullable && cr.cullable
+                live = live || cr.live
+                if let e = cr.subtree { content = content.map { $0.union(e) } ?? e }
+            }
+        }
+        // Sublayers that left (or are no longer drawn here).
+        if !oldChildren.isEmpty && !(oldChildren.count == children.count && zip(oldChildren, children).allSatisfy { $0 === $1 }) {
+            let kept = Set(children.map(ObjectIdentifier.init))
+            for c in oldChildren where !kept.contains(ObjectIdentifier(c)) { forget(c, under: id) }
+        }
         var extent = PixelRect(covering: device.apply(layer.ownExtent), margin: DamageTracker.margin)
-        var shadowed = false
         if layer.castsShadow, let shadow = shadowExtent(of: layer, device: device, content: content) {
             extent = extent.map { $0.union(shadow) } ?? shadow
-            shadowed = layer.shadowPath == nil
         }
         // A shadow drawn from the content changes with anything below it.
-        if changed || (shadowed && result.changed) {
-            if let e = old?.extent { damage.append(e) }
+        if changed || (casts && anyChanged) {
+            if let e = oldExtent { damage.append(e) }
             if let e = extent { damage.append(e) }
         }
+        r.extent = extent
         switch (extent, content) {
-        case let (e?, c?): result.subtree = e.union(c)
-        case let (e, c): result.subtree = e ?? c
+        case let (e?, c?): r.subtree = e.union(c)
+        case let (e, c): r.subtree = e ?? c
         }
-        records[id] = Record(layer: layer, fingerprint: fingerprint, extent: extent, subtree: result.subtree,
-                             cullable: result.cullable, order: order, seen: walk)
-        return result
+        r.children = children
+        r.cullable = cullable
+        r.live = live
+        r.subtreeGeneration = layer.subtreeGeneration
+        return Visit(changed: anyChanged, record: r)
+    }
+
+    /// The layer's record for this walk: the old one updated, or a new one.
+    private func fresh(_ old: Record?, _ layer: Layer, _ fingerprint: Fingerprint, _ parent: ObjectIdentifier?) -> Record {
+        if let old {
+            old.fingerprint = fingerprint
+            old.parent = parent
+            return old
+        }
+        let r = Record(owner: self, layer: layer, fingerprint: fingerprint, parent: parent)
+        layer.damageRecord = r
+        return r
     }
 
     /// A layer drawn as one unit: its fingerprint hashes the whole subtree.
-    private mutating func visitUnit(_ layer: Layer, device: AffineTransform, alpha: Double, flipped: Bool,
-                                    forced: Bool) -> Visit {
-        let id = ObjectIdentifier(layer)
-        let old = records[id]
-        var hash = DamageTracker.subtreeHash(layer)
-        if layer.changesWithTime { hash = DamageTracker.mix(hash, UInt64(bitPattern: ticks)) }
+    private func visitUnit(_ layer: Layer, old: Record?, parent: ObjectIdentifier?, device: AffineTransform, alpha: Double,
+                           flipped: Bool, forced: Bool) -> Visit {
+        // Its subtree is no longer tracked layer by layer.
+        if let old {
+            for c in old.children { forget(c, under: ObjectIdentifier(layer)) }
+            if let m = old.mask { forget(m, under: ObjectIdentifier(layer)) }
+        }
+        // The subtree hash is taken again only when something below changed.
+        let hash = old.flatMap { $0.subtreeGeneration == layer.subtreeGeneration ? $0.fingerprint.unit : nil }
+            ?? DamageTracker.subtreeHash(layer)
+        let timed = layer.changesWithTime, everyRender = layer.redrawsEveryRender
         let fingerprint = Fingerprint(generation: layer.renderGeneration, contentsVersion: layer.contents?.version ?? -1,
-                                      device: device, alpha: alpha, flipped: flipped, unit: hash)
-        let changed = forced || old?.fingerprint != fingerprint || layer.redrawsEveryRender
-        if layer.sizesOffscreenByClip { needsFullRedraw = true }
+                                      device: device, alpha: alpha, flipped: flipped, unit: hash, ticks: timed ? ticks : 0,
+                                      isUnit: true)
+        let changed = forced || old?.fingerprint != fingerprint || everyRender
+        let oldExtent = old?.extent
         var extent = layer.unitExtent.flatMap { PixelRect(covering: device.apply($0), margin: DamageTracker.margin) }
         // Unbounded: the whole frame now, and damaged whole by the next change.
         if extent == nil { needsFullRedraw = true; extent = canvasPixels }
         if changed {
-            if let e = old?.extent { damage.append(e) }
+            if let e = oldExtent { damage.append(e) }
             if let e = extent { damage.append(e) }
         }
-        records[id] = Record(layer: layer, fingerprint: fingerprint, extent: extent, subtree: extent, cullable: false,
-                             order: [], seen: walk)
-        return Visit(changed: changed, subtree: extent, cullable: false)
+        let r = fresh(old, layer, fingerprint, parent)
+        r.extent = extent
+        r.subtree = extent
+        r.cullable = false
+        r.children = []
+        r.mask = nil
+        r.live = timed || everyRender
+        r.subtreeGeneration = layer.subtreeGeneration
+        return Visit(changed: changed, record: r)
     }
 
     /// The device pixels a layer's shadow covers.
@@ -206,13 +320,13 @@ struct DamageTracker {
     static func linearScale(_ m: AffineTransform) -> Double { abs(m.a * m.d - m.b * m.c).squareRoot() }
 
     /// True when the sublayers kept in both orders changed their relative order.
-    static func reordered(from old: [ObjectIdentifier], to new: [ObjectIdentifier]) -> Bool {
-        guard old != new else { return false }
+    static func reordered(from old: [Record], to new: [Layer]) -> Bool {
+        if old.count == new.count && zip(old, new).allSatisfy({ $0.layer === $1 }) { return false }
         var index: [ObjectIdentifier: Int] = [:]
-        for (i, id) in old.enumerated() { index[id] = i }
+        for (i, r) in old.enumerated() { if let l = r.layer { index[ObjectIdentifier(l)] = i } }
         var last = -1
-        for id in new {
-            guard let i = index[id] else { continue }
+        for l in new {
+            guard let i = index[ObjectIdentifier(l)] else { continue }
             if i < last { return true }
             last = i
         }
@@ -261,18 +375,6 @@ extension Layer {
         }
     }
 
-    /// A unit whose offscreen work is sized by the target's clip: only a full
-    /// redraw gives the same pixels.
-    var sizesOffscreenByClip: Bool {
-        switch kind {
-        case .tiledLayer, .transformLayer: return true
-        case .replicatorLayer:
-            return !(sublayersAreFlat && state.specialised.value.replicator.instanceTransform.isAffine)
-                || !DamageTracker.subtreeIsFlat(self)
-        default: return !sublayersAreFlat
-        }
-    }
-
     /// What a unit draws in its own space, its shadow included; nil when unbounded.
     var unitExtent: Rect? {
         switch kind {
@@ -301,17 +403,5 @@ extension Layer {
     /// every render.
     var redrawsEveryRender: Bool {
         kind == .pixelBufferLayer && !state.specialised.value.pixelBuffer.retainedBacking
-    }
-}
-
-extension DamageTracker {
-    /// True when nothing below `layer` is placed in 3D.
-    static func subtreeIsFlat(_ layer: Layer) -> Bool {
-        var stack = layer.sublayers
-        while let l = stack.popLast() {
-            if l.kind.preservesDepth || !l.transform.isAffine || !l.sublayersAreFlat { return false }
-            stack.append(contentsOf: l.sublayers)
-        }
-        return true
     }
 }

@@ -18,7 +18,7 @@ public final class RenderTarget {
     public private(set) var damage: [PixelRect] = []
     /// Whether the last render redrew the whole frame.
     public private(set) var lastWasFull = false
-    var tracker = DamageTracker()
+    let tracker = DamageTracker()
     /// Where partial redraws are drawn when a shadow needs pixels around the
     /// damage (only the damage is copied to `frame`).
     var scratch: Image? = nil
@@ -200,6 +200,10 @@ extension Engine {
         try checkNotInFrame("render")
         return try memory.withCurrent {
             try flush()
+            // Layers keep the damage records of one target: another target's
+            // renders in between leave this one's unknown.
+            if lastRenderTarget !== target { target.invalidate() }
+            lastRenderTarget = target
             let (w, h) = pixelSize
             var stats = pendingStats
             pendingStats = FrameStats()
