@@ -121,15 +121,35 @@ public final class Layer {
     /// What the last render into a RenderTarget drew of this layer (Damage.swift).
     var damageRecord: DamageTracker.Record? = nil
 
+    /// On a presentation layer: the sublayers (and mask) that changed, or
+    /// have changes below, since damage tracking last looked at this layer;
+    /// each is listed once (`changeListedIn`).
+    var changedChildren: [Layer] = []
+    var changeListedIn: ObjectIdentifier? = nil
+
     /// Notes a change to what the layer draws (for its ancestors too).
     @inline(__always) func renderChanged() {
         renderGeneration &+= 1
         guard isPresentationCopy else { return }
+        var child = self
         var up = hostLayer
         while let l = up {
             l.subtreeGeneration &+= 1
+            let host = ObjectIdentifier(l)
+            if child.changeListedIn != host {
+                child.changeListedIn = host
+                l.changedChildren.append(child)
+            }
+            child = l
             up = l.hostLayer
         }
+    }
+
+    /// Empties `changedChildren` (damage tracking has looked).
+    func clearChangedChildren() {
+        guard !changedChildren.isEmpty else { return }
+        for c in changedChildren where c.changeListedIn == ObjectIdentifier(self) { c.changeListedIn = nil }
+        changedChildren = []
     }
 
     deinit {

@@ -196,7 +196,12 @@ extension Layer {
         let shown = isShown
         if shown != wasShown { sendEvent(shown ? ActionKey.orderIn : ActionKey.orderOut) }
     }
-    func sublayerOrderChanged() { drawingOrderCache = nil }
+    /// A sublayer's zPosition moved: the drawing order is sorted again, and
+    /// damage tracking walks every sublayer (their order changed).
+    func sublayerOrderChanged() {
+        drawingOrderCache = nil
+        renderChanged()
+    }
 
     /// Sublayers stably sorted by zPosition (ascending): the drawing order.
     public var sublayersInDrawingOrder: [Layer] {

@@ -217,6 +217,12 @@ struct Compositor {
         if layer.kind == .replicatorLayer { return try drawReplicatedSublayers(of: layer, alpha: alpha) }
         guard layer.sublayersAreFlat else { return try drawRenderingContext(of: layer, alpha: alpha) }
         let space = layer.sublayerSpaceAffine
+        // A partial redraw looks at the damage records of the sublayers drawn
+        // (in drawing order) and touches only the layers that reach the region.
+        if let p = partial, let children = p.drawnSublayers(of: layer) {
+            for c in children where p.reaches(c) { try draw(c.layerRef, parentSpace: space, inheritedOpacity: alpha) }
+            return
+        }
         for sub in layer.sublayersInDrawingOrder {
             try draw(sub, parentSpace: space, inheritedOpacity: alpha)
         }

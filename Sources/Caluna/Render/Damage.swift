@@ -26,6 +26,10 @@ final class DamageTracker {
     final class Record {
         unowned(unsafe) let owner: DamageTracker
         weak var layer: Layer?
+        /// The layer, without reference counting: only read while the layer
+        /// is known to live (the compositor, right after the walk that kept
+        /// the record in its parent's list).
+        unowned(unsafe) let layerRef: Layer
         var fingerprint: Fingerprint
         /// `layer.subtreeGeneration` when it was recorded.
         var subtreeGeneration: UInt64 = 0
@@ -50,6 +54,7 @@ final class DamageTracker {
         init(owner: DamageTracker, layer: Layer, fingerprint: Fingerprint, parent: ObjectIdentifier?) {
             self.owner = owner
             self.layer = layer
+            layerRef = layer
             self.fingerprint = fingerprint
             self.parent = parent
         }
@@ -184,8 +189,13 @@ final class DamageTracker {
         let below = old?.subtreeGeneration != layer.subtreeGeneration
         if casts && (below || old == nil) { fingerprint.unit = DamageTracker.subtreeHash(layer) }
         let changed = forced || old?.fingerprint != fingerprint
-        // Nothing here or below changed, and nothing below moves with the clock.
-        if let old, !changed, !below, !old.live, old.parent == parent { return Visit(record: old) }
+        if let old, !changed, old.parent == parent {
+            // Nothing here or below changed, and nothing below moves with the clock.
+            if !below && !old.live { return Visit(record: old) }
+            // Only some sublayers (or the mask) changed: visit just those.
+            if let v = visitChanged(layer, old) { return v }
+        }
+        layer.clearChangedChildren()
 
         let oldExtent = old?.extent, oldChildren = old?.children ?? [], oldMask = old?.mask
         let id = ObjectIdentifier(layer)
@@ -245,6 +255,52 @@ final class DamageTracker {
         case let (e, c): r.subtree = e ?? c
         }
         r.children = children
+        r.cullable = cullable
+        r.live = live
+        r.subtreeGeneration = layer.subtreeGeneration
+        return Visit(changed: anyChanged, record: r)
+    }
+
+    /// The walk of an unchanged layer in an unchanged place with changes
+    /// below: only the sublayers listed as changed (and units that change
+    /// with the clock) are visited. Nil when one of them was not drawn here
+    /// before (its place in the order is needed: the full walk of the layer).
+    private func visitChanged(_ layer: Layer, _ r: Record) -> Visit? {
+        let id = ObjectIdentifier(layer)
+        var candidates = layer.changedChildren.filter { $0.hostLayer === layer }
+        if r.live { candidates += (r.children + [r.mask].compactMap { $0 }).filter(\.live).compactMap(\.layer) }
+        var seen = Set<ObjectIdentifier>()
+        candidates = candidates.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        for c in candidates {
+            guard let cr = record(of: c), cr.parent == id else { return nil }
+        }
+        layer.clearChangedChildren()
+        let device = r.fingerprint.device, flipped = r.fingerprint.flipped
+        let innerFlipped = layer.geometryFlipped ? !flipped : flipped
+        var anyChanged = false
+        for c in candidates {
+            let v: Visit
+            if c === layer.maskLayer {
+                v = visit(c, parent: id, parentSpace: layer.maskSpaceAffine, ctm: device, alpha: 1, flipped: innerFlipped,
+                          forced: false)
+            } else {
+                v = visit(c, parent: id, parentSpace: layer.sublayerSpaceAffine, ctm: device, alpha: r.fingerprint.alpha,
+                          flipped: innerFlipped, forced: false)
+            }
+            anyChanged = anyChanged || v.changed
+            if !v.drawn, let cr = v.record {
+                forget(cr, under: id)
+                r.children.removeAll { $0 === cr }
+                if r.mask === cr { r.mask = nil }
+            }
+        }
+        var subtree = r.extent, cullable = r.mask?.cullable ?? true, live = r.mask?.live ?? false
+        for c in r.children {
+            if let e = c.subtree { subtree = subtree.map { $0.union(e) } ?? e }
+            cullable = cullable && c.cullable
+            live = live || c.live
+        }
+        r.subtree = subtree
         r.cullable = cullable
         r.live = live
         r.subtreeGeneration = layer.subtreeGeneration

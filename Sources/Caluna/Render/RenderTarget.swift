@@ -169,6 +169,20 @@ extension Compositor {
             guard let e = extent else { return true }
             return !region.contains { $0.intersects(e) }
         }
+
+        /// The records of the sublayers a flat layer draws, in drawing order
+        /// (nil: walk the sublayers themselves).
+        func drawnSublayers(of layer: Layer) -> [DamageTracker.Record]? {
+            guard suspended == 0, let r = tracker.record(of: layer), !r.fingerprint.isUnit else { return nil }
+            return r.children
+        }
+
+        /// The sublayer of record `r` may draw inside the region.
+        func reaches(_ r: DamageTracker.Record) -> Bool {
+            guard r.cullable else { return true }
+            guard let e = r.subtree else { return false }
+            return region.contains { $0.intersects(e) }
+        }
     }
 
     /// A partial redraw outside shadow content: boxes are cut to the region.
