@@ -235,3 +235,21 @@ struct DamageScene {
         #expect(sameBytes(target.frame!, try scene.engine.render()), "frame \(frame)")
     }
 }
+
+/// Without a target rendering, a presentation layer's list of changed
+/// sublayers stays bounded while sublayers come and go.
+@Test func changedSublayerListsStayBoundedWithoutATarget() throws {
+    let engine = try Engine(size: Size(50, 50))
+    for i in 0..<2000 {
+        let l = engine.makeLayer()
+        l.frame = Rect(Double(i % 40), 0, 5, 5)
+        try engine.root.addSublayer(l)
+        try engine.step(1.0 / 60)
+        try engine.withoutActions { l.position = Point(10, 10) }
+        try engine.step(1.0 / 60)
+        l.removeFromSuperlayer()
+    }
+    try engine.step(1.0 / 60)
+    let root = try #require(engine.root.presentationLayer)
+    #expect(root.changedChildren.count <= 2 * root.sublayers.count + 64)
+}

@@ -123,8 +123,9 @@ public final class Layer {
 
     /// On a presentation layer: the sublayers (and mask) that changed, or
     /// have changes below, since damage tracking last looked at this layer;
-    /// each is listed once (`changeListedIn`).
-    var changedChildren: [Layer] = []
+    /// each is listed once (`changeListedIn`). Weak: a sublayer that leaves
+    /// is not kept alive by the list.
+    var changedChildren: [WeakLayer] = []
     var changeListedIn: ObjectIdentifier? = nil
 
     /// Notes a change to what the layer draws (for its ancestors too).
@@ -138,17 +139,30 @@ public final class Layer {
             let host = ObjectIdentifier(l)
             if child.changeListedIn != host {
                 child.changeListedIn = host
-                l.changedChildren.append(child)
+                l.changedChildren.append(WeakLayer(child))
+                // Without a target rendering, nothing empties the list: keep
+                // it to the layers still attached (amortised O(1)).
+                if l.changedChildren.count > 2 * l.sublayers.count + 64 { l.compactChangedChildren() }
             }
             child = l
             up = l.hostLayer
         }
     }
 
+    /// Drops listed layers that are gone or no longer attached here.
+    func compactChangedChildren() {
+        changedChildren.removeAll { w in
+            guard let c = w.layer, c.hostLayer === self else { return true }
+            return false
+        }
+    }
+
     /// Empties `changedChildren` (damage tracking has looked).
     func clearChangedChildren() {
         guard !changedChildren.isEmpty else { return }
-        for c in changedChildren where c.changeListedIn == ObjectIdentifier(self) { c.changeListedIn = nil }
+        for w in changedChildren {
+            if let c = w.layer, c.changeListedIn == ObjectIdentifier(self) { c.changeListedIn = nil }
+        }
         changedChildren = []
     }
 

@@ -267,7 +267,7 @@ final class DamageTracker {
     /// before (its place in the order is needed: the full walk of the layer).
     private func visitChanged(_ layer: Layer, _ r: Record) -> Visit? {
         let id = ObjectIdentifier(layer)
-        var candidates = layer.changedChildren.filter { $0.hostLayer === layer }
+        var candidates = layer.changedChildren.compactMap(\.layer).filter { $0.hostLayer === layer }
         if r.live { candidates += (r.children + [r.mask].compactMap { $0 }).filter(\.live).compactMap(\.layer) }
         var seen = Set<ObjectIdentifier>()
         candidates = candidates.filter { seen.insert(ObjectIdentifier($0)).inserted }
