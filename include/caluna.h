@@ -2268,11 +2268,12 @@ caluna_status caluna_body_velocity_at_world_point(caluna_engine *e, caluna_body 
                                                   caluna_vect *out);
 
 /** Puts a dynamic body to sleep now (cpBodySleep), with every dynamic body joined to it by a
- *  chain of constraints (Chipmunk sleeps and wakes such a group whole; those asleep in other
- *  groups are woken first); nothing when it sleeps already. Bodies touching it wake it at the
- *  next step. Its world must have a finite "sleepTimeThreshold".
- *  Status: OK; INVALID_ARGUMENT (not dynamic, in no world, no sleep threshold, inside a step);
- *  STALE_HANDLE. */
+ *  chain of constraints or of contacts from the last step (Chipmunk sleeps and wakes such a
+ *  group whole; those asleep in other groups are woken first); nothing when it sleeps
+ *  already. Bodies that touch it later wake it at the next step. Its world must have a finite
+ *  "sleepTimeThreshold".
+ *  Status: OK; INVALID_ARGUMENT (not dynamic, in no world, no sleep threshold, inside a step,
+ *  the group reaches a kinematic body, which keeps it awake); STALE_HANDLE. */
 caluna_status caluna_body_sleep(caluna_engine *e, caluna_body body);
 
 /** Wakes a body (and its group) up; nothing for a body in no world.
