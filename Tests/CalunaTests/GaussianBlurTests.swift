@@ -242,3 +242,25 @@ func shadowScene(radius: Double, side: Double = 64, offset: Size = Size(0, 0)) t
     let same = try moved.render()
     for (x, y, a) in probes { #expect(px(same, x, y).a == a, "(\(x), \(y))") }
 }
+
+/// A shadow under a huge transform asked for a blur of σ = ∞ device pixels:
+/// converting 3σ to an Int trapped (found by the C fuzzer). The blur is drawn at
+/// `maximumSigma` at most; a full and a retained render both finish.
+@Test func aShadowUnderAHugeScaleIsBlurredAtTheLargestSigma() throws {
+    #expect(GaussianBlur.margin(sigma: .infinity) == Int((3 * GaussianBlur.maximumSigma).rounded(.up)))
+    #expect(GaussianBlur.margin(sigma: .nan) == 0)
+    #expect(GaussianBlur.margin(sigma: 1e300) == GaussianBlur.margin(sigma: .infinity))
+    let e = try Engine(size: Size(40, 40))
+    let parent = e.makeLayer()
+    parent.frame = Rect(0, 0, 40, 40)
+    parent.sublayerTransform = Transform3D(AffineTransform.scale(1e200, 1e200))
+    let child = e.makeLayer()
+    child.frame = Rect(0, 0, 1e-199, 1e-199)
+    child.backgroundColor = Color(red: 1, green: 0, blue: 0)
+    child.shadowOpacity = 1
+    child.shadowRadius = 5
+    try parent.addSublayer(child)
+    try e.root.addSublayer(parent)
+    _ = try e.render()
+    try e.render(into: RenderTarget())
+}

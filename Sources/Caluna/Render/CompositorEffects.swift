@@ -99,7 +99,8 @@ extension Compositor {
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
         let linearScale = sqrt(abs(m.xx * m.yy - m.xy * m.yx))
-        let sigma = layer.shadowRadius * linearScale
+        // A huge transform scales the blur past any target: see maximumSigma.
+        let sigma = GaussianBlur.clamped(sigma: layer.shadowRadius * linearScale)
         let margin = Double(GaussianBlur.margin(sigma: sigma))
         guard let clip = deviceClip() else { return }
         var dx = layer.shadowOffset.width, dy = layer.shadowOffset.height

@@ -36,10 +36,19 @@ enum GaussianBlur {
         forced ?? (sigma <= exactLimit ? .exact : .cosines)
     }
 
+    /// The widest blur drawn, σ in device pixels: a shadow scaled past it
+    /// (a huge transform) is blurred at this σ. Three times it is twice an
+    /// image's side, so what lies further cannot reach a target.
+    static let maximumSigma = Double(Image.maximumSide) * 2 / 3
+
+    /// σ as blurred: at most `maximumSigma`, and 0 when not a number.
+    static func clamped(sigma: Double) -> Double { sigma.isNaN ? 0 : min(sigma, maximumSigma) }
+
     /// Pixels a blur of σ device pixels spreads beyond its source: 3σ
     /// rounded up; 0 (no blur) for σ ≤ 0.01.
     static func margin(sigma: Double) -> Int {
-        sigma > 0.01 ? Int((3 * sigma).rounded(.up)) : 0
+        let s = clamped(sigma: sigma)
+        return s > 0.01 ? Int((3 * s).rounded(.up)) : 0
     }
 
     /// The normalised kernel, 2·margin + 1 taps (in Double: the cosine
