@@ -118,9 +118,11 @@ extension Compositor {
     /// Trilinear minification: the two mip levels around the scale, each
     /// sampled bilinearly, blended by where the scale falls between them.
     mutating func drawTrilinear(_ img: Image, layer: Layer, source: Rect, dest: Rect, alpha: Double, devicePerPixel: Double) throws {
-        let level = max(0, log2(1 / devicePerPixel) + layer.minificationFilterBias)
         let chain = try img.mipmaps()
-        let lo = min(Int(level.rounded(.down)), chain.count - 1), hi = min(lo + 1, chain.count - 1)
+        // At most the last level: a scale that underflows to 0 gives ∞ (and
+        // converting that to an Int traps).
+        let level = min(max(0, log2(1 / devicePerPixel) + layer.minificationFilterBias), Double(chain.count - 1))
+        let lo = Int(level.rounded(.down)), hi = min(lo + 1, chain.count - 1)
         let f = lo == hi ? 0 : level - Double(lo)
         func draw(_ i: Int, _ a: Double, _ op: cairo_operator_t) {
             let l = chain[i]
