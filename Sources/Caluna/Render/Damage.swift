@@ -176,7 +176,7 @@ final class DamageTracker {
         let opacity = layer.drawnOpacity
         guard opacity > 0, m.a * m.d - m.b * m.c != 0 else { return gone }
         let device = m.concatenating(ctm), a = alpha * opacity
-        if layer.isDamageUnit {
+        if isUnit(layer, old) {
             return visitUnit(layer, old: old, parent: parent, device: device, alpha: a, flipped: flipped, forced: forced)
         }
         // A shadow drawn from the content is blurred over the layer's visual
@@ -259,6 +259,18 @@ final class DamageTracker {
         r.live = live
         r.subtreeGeneration = layer.subtreeGeneration
         return Visit(changed: anyChanged, record: r)
+    }
+
+    /// `layer.isDamageUnit`, without scanning every sublayer when the record
+    /// tells: nothing here changed (then nothing below did either, or only
+    /// the listed sublayers, and only a sublayer turned 3D makes it a unit).
+    private func isUnit(_ layer: Layer, _ old: Record?) -> Bool {
+        guard let old, old.fingerprint.generation == layer.renderGeneration else { return layer.isDamageUnit }
+        if old.subtreeGeneration == layer.subtreeGeneration || old.fingerprint.isUnit { return old.fingerprint.isUnit }
+        return layer.changedChildren.contains { w in
+            guard let c = w.layer, c.superlayer === layer else { return false }
+            return c.kind.preservesDepth || !c.transform.isAffine
+        }
     }
 
     /// The walk of an unchanged layer in an unchanged place with changes
