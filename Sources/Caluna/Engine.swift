@@ -160,12 +160,10 @@ public final class Engine {
         try flush()
         let (w, h) = pixelSize
         let target = try Image(width: w, height: h, memory: memory)
-        var compositor = Compositor(target: target, scale: scale)
-        defer { compositor.finish() }
-        compositor.stats = pendingStats
+        var stats = pendingStats
         pendingStats = FrameStats()
-        defer { lastFrameStats = compositor.stats }
-        try compositor.draw(root.ensurePresentation(), parentSpace: nil, inheritedOpacity: 1)
+        defer { lastFrameStats = stats }
+        try Compositor.drawTree(root.ensurePresentation(), on: target, scale: scale, stats: &stats)
         return target
     }
 

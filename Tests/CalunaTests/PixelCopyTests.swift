@@ -9,11 +9,8 @@ private func referenceBytes(_ w: UInt32, _ f: PixelFormat) -> [UInt8] {
 }
 
 @Test func copyOutEqualsThePerPixelReferenceForSeededImages() throws {
-    var seed: UInt64 = 0x5EED_C0B1
-    func next() -> UInt32 {
-        seed = seed &* 6364136223846793005 &+ 1442695040888963407
-        return UInt32(truncatingIfNeeded: seed >> 33)
-    }
+    var rng = SeededRandom(seed: 0x5EED_C0B1)   // DamageTests.swift
+    func next() -> UInt32 { UInt32(truncatingIfNeeded: rng.next()) }
     for round in 0..<60 {
         let width = 1 + Int(next() % 37), height = 1 + Int(next() % 9)
         let image = try Image(width: width, height: height)

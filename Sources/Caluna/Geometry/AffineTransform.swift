@@ -60,6 +60,10 @@ public struct AffineTransform: Hashable, Sendable {
         AffineTransform.rotation(angle).concatenating(self)
     }
 
+    /// How lengths scale on average: √|det| (a shadow's blur radius is
+    /// scaled by it, in the compositor and in damage tracking alike).
+    public var linearScale: Double { abs(a * d - b * c).squareRoot() }
+
     public func apply(_ p: Point) -> Point { Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty) }
     /// CGRectApplyAffineTransform: the axis-aligned box of the transformed corners.
     public func apply(_ r: Rect) -> Rect { Rect.bounding(r.corners.map { apply($0) }) }

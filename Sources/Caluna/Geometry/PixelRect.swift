@@ -11,7 +11,8 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The whole pixels a device-space rectangle touches, grown by `margin`
-    /// pixels; nil when empty, not finite, or beyond 1e9 pixels.
+    /// pixels; nil when empty, not finite, or beyond 1e9 pixels (far beyond
+    /// any buffer, within Int and exact in Double).
     init?(covering r: Rect, margin: Double = 0) {
         guard r.isFinite, r.width > 0, r.height > 0 else { return nil }
         let x0 = (r.minX - margin).rounded(.down), y0 = (r.minY - margin).rounded(.down)

@@ -39,6 +39,16 @@ struct Compositor {
 
     init(cairo: OpaquePointer) { cr = cairo }
 
+    /// Draws the tree under `root` at `scale` on a fresh bitmap; `stats`
+    /// carries the counters in and out.
+    static func drawTree(_ root: Layer, on image: Image, scale: Double, stats: inout FrameStats) throws {
+        var compositor = Compositor(target: image, scale: scale)
+        defer { compositor.finish() }
+        compositor.stats = stats
+        defer { stats = compositor.stats }
+        try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
+    }
+
     func finish() { cairo_destroy(cr) }
 
     /// A compositor for an offscreen pass of this render (raster cache,
@@ -109,7 +119,7 @@ struct Compositor {
 
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        var cm = m.cairoMatrix
         cairo_transform(cr, &cm)
         depth += 1
         defer { depth -= 1 }

@@ -98,9 +98,8 @@ extension Compositor {
         guard let color = layer.shadowColor?.clamped else { return }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
-        let linearScale = sqrt(abs(m.xx * m.yy - m.xy * m.yx))
         // A huge transform scales the blur past any target: see maximumSigma.
-        let sigma = GaussianBlur.clamped(sigma: layer.shadowRadius * linearScale)
+        let sigma = GaussianBlur.clamped(sigma: layer.shadowRadius * AffineTransform(cairo: m).linearScale)
         let margin = Double(GaussianBlur.margin(sigma: sigma))
         guard let clip = deviceClip() else { return }
         var dx = layer.shadowOffset.width, dy = layer.shadowOffset.height
@@ -110,8 +109,8 @@ extension Compositor {
         // pixel more for the resampling at a fractional offset), then the
         // silhouette pixels they depend on.
         let dev = deviceRect(of: extent)
-        guard let wanted = Compositor.pixelRect(dev.insetBy(-margin, -margin).intersection(clip.offsetBy(-dx, -dy).insetBy(-1, -1))),
-              let needed = Compositor.pixelRect(dev.intersection(wanted.rect.insetBy(-margin, -margin))) else { return }
+        guard let wanted = PixelRect(covering: dev.insetBy(-margin, -margin).intersection(clip.offsetBy(-dx, -dy).insetBy(-1, -1))),
+              let needed = PixelRect(covering: dev.intersection(wanted.rect.insetBy(-margin, -margin))) else { return }
         let (w, h, sw, sh) = (wanted.width, wanted.height, needed.width, needed.height)
         guard Compositor.fitsOffscreen(w, h), Compositor.fitsOffscreen(sw, sh), Compositor.fitsOffscreen(w, sh) else { return }
         // The two A8 buffers and the blur's scratch, for this call only.
@@ -140,17 +139,6 @@ extension Compositor {
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, a)
         cairo_mask_surface(cr, target, Double(wanted.x) + dx, Double(wanted.y) + dy)
         cairo_restore(cr)
-    }
-
-    /// A device rectangle grown to whole pixels; nil when empty or absurdly
-    /// far (1e9 pixels: such a shadow cannot be on any target).
-    static func pixelRect(_ r: Rect) -> (x: Int, y: Int, width: Int, height: Int, rect: Rect)? {
-        guard r.width > 0, r.height > 0 else { return nil }
-        let x0 = r.minX.rounded(.down), y0 = r.minY.rounded(.down)
-        let x1 = r.maxX.rounded(.up), y1 = r.maxY.rounded(.up)
-        let limit = 1e9   // far beyond any buffer, within Int and exact in Double
-        guard abs(x0) < limit, abs(y0) < limit, abs(x1) < limit, abs(y1) < limit else { return nil }
-        return (Int(x0), Int(y0), Int(x1 - x0), Int(y1 - y0), Rect(x0, y0, x1 - x0, y1 - y0))
     }
 
     /// A shadow buffer this large is skipped (the old bound: twice an

@@ -51,6 +51,20 @@ final class DamageTracker {
         /// parent keeps the record its new parent made).
         var parent: ObjectIdentifier?
 
+        /// Takes `subtree`, `cullable` and `live` from `extent` and the
+        /// records below, as of `layer`'s changes now.
+        func summarize(_ layer: Layer) {
+            subtree = extent
+            cullable = mask?.cullable ?? true
+            live = mask?.live ?? false
+            for c in children {
+                if let e = c.subtree { subtree = subtree.map { $0.union(e) } ?? e }
+                cullable = cullable && c.cullable
+                live = live || c.live
+            }
+            subtreeGeneration = layer.subtreeGeneration
+        }
+
         init(owner: DamageTracker, layer: Layer, fingerprint: Fingerprint, parent: ObjectIdentifier?) {
             self.owner = owner
             self.layer = layer
@@ -124,13 +138,6 @@ final class DamageTracker {
         if !v.drawn, let r = record(of: rootLayer) { forget(r, under: nil) }
     }
 
-    /// The subtree extent and cullability the compositor checks before
-    /// drawing `layer` (nil: draw it).
-    @inline(__always) func cullExtent(of layer: Layer) -> PixelRect?? {
-        guard let r = record(of: layer), r.cullable else { return nil }
-        return .some(r.subtree)
-    }
-
     private struct Visit {
         var drawn = true
         var changed = false
@@ -200,9 +207,10 @@ final class DamageTracker {
         let oldExtent = old?.extent, oldChildren = old?.children ?? [], oldMask = old?.mask
         let id = ObjectIdentifier(layer)
         let r = fresh(old, layer, fingerprint, parent)
-        var anyChanged = changed, cullable = true, live = false
+        var anyChanged = changed
         let innerFlipped = layer.geometryFlipped ? !flipped : flipped
-        var content = PixelRect(covering: device.apply(layer.ownExtent), margin: DamageTracker.margin)
+        let own = PixelRect(covering: device.apply(layer.ownExtent), margin: DamageTracker.margin)
+        var content = own
         r.mask = nil
         if let maskLayer = layer.maskLayer {
             let v = visit(maskLayer, parent: id, parentSpace: layer.maskSpaceAffine, ctm: device, alpha: 1, flipped: innerFlipped,
@@ -210,8 +218,6 @@ final class DamageTracker {
             anyChanged = anyChanged || v.changed
             if v.drawn, let mr = v.record {
                 r.mask = mr
-                cullable = cullable && mr.cullable
-                live = live || mr.live
             } else if let mr = v.record {
                 forget(mr, under: id)
             }
@@ -230,8 +236,6 @@ final class DamageTracker {
                 guard let cr = v.record else { continue }
                 guard v.drawn else { forget(cr, under: id); continue }
                 children.append(cr)
-                cullable = cullable && cr.cullable
-                live = live || cr.live
                 if let e = cr.subtree { content = content.map { $0.union(e) } ?? e }
             }
         }
@@ -240,7 +244,7 @@ final class DamageTracker {
             let kept = Set(children.map(ObjectIdentifier.init))
             for c in oldChildren where !kept.contains(ObjectIdentifier(c)) { forget(c, under: id) }
         }
-        var extent = PixelRect(covering: device.apply(layer.ownExtent), margin: DamageTracker.margin)
+        var extent = own
         if layer.castsShadow, let shadow = shadowExtent(of: layer, device: device, content: content) {
             extent = extent.map { $0.union(shadow) } ?? shadow
         }
@@ -250,14 +254,8 @@ final class DamageTracker {
             if let e = extent { damage.append(e) }
         }
         r.extent = extent
-        switch (extent, content) {
-        case let (e?, c?): r.subtree = e.union(c)
-        case let (e, c): r.subtree = e ?? c
-        }
         r.children = children
-        r.cullable = cullable
-        r.live = live
-        r.subtreeGeneration = layer.subtreeGeneration
+        r.summarize(layer)
         return Visit(changed: anyChanged, record: r)
     }
 
@@ -306,16 +304,7 @@ final class DamageTracker {
                 if r.mask === cr { r.mask = nil }
             }
         }
-        var subtree = r.extent, cullable = r.mask?.cullable ?? true, live = r.mask?.live ?? false
-        for c in r.children {
-            if let e = c.subtree { subtree = subtree.map { $0.union(e) } ?? e }
-            cullable = cullable && c.cullable
-            live = live || c.live
-        }
-        r.subtree = subtree
-        r.cullable = cullable
-        r.live = live
-        r.subtreeGeneration = layer.subtreeGeneration
+        r.summarize(layer)
         return Visit(changed: anyChanged, record: r)
     }
 
@@ -375,7 +364,7 @@ final class DamageTracker {
             source = content
         }
         guard let source else { return nil }
-        let sigma = layer.shadowRadius * DamageTracker.linearScale(device)
+        let sigma = layer.shadowRadius * device.linearScale
         // The blur's reach, the resampling pixel at a fractional offset, and antialiasing.
         let margin = GaussianBlur.margin(sigma: sigma) + 1 + Int(DamageTracker.margin)
         let dx = layer.shadowOffset.width * device.a + layer.shadowOffset.height * device.c
@@ -383,9 +372,6 @@ final class DamageTracker {
         guard let shifted = PixelRect(covering: source.rect.offsetBy(dx, dy)) else { return nil }
         return shifted.grown(by: margin)
     }
-
-    /// The scale a shadow's radius is blurred at (as the compositor takes it).
-    static func linearScale(_ m: AffineTransform) -> Double { abs(m.a * m.d - m.b * m.c).squareRoot() }
 
     /// True when the sublayers kept in both orders changed their relative order.
     static func reordered(from old: [Record], to new: [Layer]) -> Bool {
@@ -422,15 +408,6 @@ final class DamageTracker {
 }
 
 extension Layer {
-    /// What the layer draws itself in its own space, before its shadow:
-    /// bounds (background, border), contents, a shape's stroke.
-    var ownExtent: Rect {
-        var r = bounds.standardized
-        if let placed = contentsPlacement { r = r.union(placed) }
-        if let shape = shapeExtent { r = r.union(shape) }
-        return r
-    }
-
     /// Drawn as one unit by damage tracking (its subtree is not tracked layer
     /// by layer): see DamageTracker.
     var isDamageUnit: Bool {

@@ -158,7 +158,7 @@ extension DrawingContext {
     /// Applies `t` in user space, refusing a result cairo could not invert
     /// (cairo would put the context in a permanent error state instead).
     private func concat(_ cr: OpaquePointer, _ t: AffineTransform, _ api: String) throws {
-        var m = cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: t.tx, y0: t.ty)
+        var m = t.cairoMatrix
         var current = cairo_matrix_t()
         cairo_get_matrix(cr, &current)
         var result = cairo_matrix_t()

@@ -7,8 +7,8 @@ import Glibc
 ///
 /// The first render, a change of the engine's size or scale, `invalidate()`
 /// and `full: true` redraw the whole frame; so does a change where only that
-/// is exact (perspective, 3D rendering contexts, tiled layers, unbounded
-/// emitters) or cheaper (damage over half the frame).
+/// is exact (a layer placed by a perspective homography, an emitter without
+/// bounds) or cheaper (damage over half the frame).
 public final class RenderTarget {
     /// The frame as of the last render (nil before the first). It changes in
     /// place at the next render: copy it to keep it.
@@ -19,9 +19,9 @@ public final class RenderTarget {
     /// Whether the last render redrew the whole frame.
     public private(set) var lastWasFull = false
     let tracker = DamageTracker()
-    /// Where partial redraws are drawn when a shadow needs pixels around the
-    /// damage (only the damage is copied to `frame`).
-    var scratch: Image? = nil
+    /// Where partial redraws are drawn (whole layers, unclipped); only the
+    /// damage is copied to `frame`. Kept between renders of one size.
+    private var scratch: Image? = nil
     private var scale = 0.0
 
     public init() {}
@@ -63,13 +63,8 @@ public final class RenderTarget {
 
     private func redrawAll(_ root: Layer, _ canvas: PixelRect, _ scale: Double, _ stats: inout FrameStats) throws -> [PixelRect] {
         let image = try Image(width: canvas.width, height: canvas.height)
-        var compositor = Compositor(target: image, scale: scale)
-        defer { compositor.finish() }
-        compositor.stats = stats
-        defer { stats = compositor.stats }
-        try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
+        try Compositor.drawTree(root, on: image, scale: scale, stats: &stats)
         frame = image
-        scratch = nil
         lastWasFull = true
         damage = [canvas]
         return damage
@@ -165,9 +160,8 @@ extension Compositor {
         var suspended = 0
 
         func skips(_ layer: Layer) -> Bool {
-            guard suspended == 0, let extent = tracker.cullExtent(of: layer) else { return false }
-            guard let e = extent else { return true }
-            return !region.contains { $0.intersects(e) }
+            guard suspended == 0, let r = tracker.record(of: layer) else { return false }
+            return !reaches(r)
         }
 
         /// The records of the sublayers a flat layer draws, in drawing order

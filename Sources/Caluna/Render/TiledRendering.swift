@@ -83,7 +83,7 @@ extension Compositor {
         guard try model.drawHandler != nil || model.delegate?.drawsContent(of: model) == true else { return }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
-        let pixelsPerPoint = sqrt(abs(m.xx * m.yy - m.xy * m.yx))
+        let pixelsPerPoint = AffineTransform(cairo: m).linearScale
         guard pixelsPerPoint > 0, pixelsPerPoint.isFinite else { return }
         var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
         cairo_clip_extents(cr, &x0, &y0, &x1, &y1)

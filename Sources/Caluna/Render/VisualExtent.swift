@@ -8,13 +8,21 @@ extension Layer {
         contents.flatMap { Compositor.contentsGeometry(self, $0)?.dest }
     }
 
+    /// What the layer draws itself in its own space, before its shadow:
+    /// bounds (background, border), contents, a shape's stroke (which can
+    /// reach outside the bounds, ShapeRendering.swift).
+    var ownExtent: Rect {
+        var r = bounds.standardized
+        if let placed = contentsPlacement { r = r.union(placed) }
+        if let shape = shapeExtent { r = r.union(shape) }
+        return r
+    }
+
     /// What a layer can draw, in its own space: bounds, placed contents and
     /// sublayers (clipped by masksToBounds), plus its shadow; nil when a
     /// perspective sublayer makes it unknown.
     func visualExtent(depth: Int = 0) -> Rect? {
-        var r = bounds.standardized
-        if let placed = contentsPlacement { r = r.union(placed) }
-        if let shape = shapeExtent { r = r.union(shape) }  // drawn outside the bounds (ShapeRendering.swift)
+        var r = ownExtent
         if !masksToBounds {
             guard depth < 64 else { return nil }
             if kind == .replicatorLayer {   // every instance, not the sublayers once
