@@ -127,8 +127,10 @@ extern "C" {
  *    1.7  specialised layers (see "Specialised layers").
  *    1.8  the sandbox holds: caluna_sandbox_options and caluna_engine_set_sandbox_options
  *         (time and output limits, granted directories), CALUNA_ERR_LIMIT; the memory cap
- *         covers engine memory; path-taking calls refuse paths a sandbox does not grant. */
-#define CALUNA_ABI_MINOR_VERSION 8
+ *         covers engine memory; path-taking calls refuse paths a sandbox does not grant.
+ *    1.9  render targets: retained frames redrawn where damaged (caluna_render_target_*);
+ *         caluna_stats damaged_pixels, damage_rects, full_redraws. */
+#define CALUNA_ABI_MINOR_VERSION 9
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -382,6 +384,72 @@ caluna_status caluna_render(caluna_engine *e, void *buffer, size_t buffer_size,
  *  engine's pixel size. Status: OK; INVALID_ARGUMENT (path NULL or not UTF-8); IO_ERROR
  *  (cannot write); NOT_SUPPORTED; OUT_OF_MEMORY; STALE_HANDLE. */
 caluna_status caluna_render_png(caluna_engine *e, const char *path);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Render targets and damage (ABI 1.9)                                                      */
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * A render target keeps the last frame it drew. Each caluna_render_target_draw redraws only
+ * the pixels that can differ from that frame (the damage: the old and new extents of every
+ * layer whose presentation, contents or subtree changed, shadows, borders, masks, 3D and
+ * replicas included), converts only those into the target's buffer, and returns them as
+ * rectangles: a host uploads or presents just those. A frame where nothing changed writes
+ * nothing and returns no rectangle. The bytes are always exactly those caluna_render would
+ * write. The whole frame is redrawn on the target's first draw, when `full` is non-zero,
+ * after the engine drew into another target (each engine tracks damage for one target at a
+ * time), after a failed draw, and where only that is exact (a layer placed by a
+ * perspective transform, an emitter without bounds) or cheaper (damage over half the frame).
+ * The host must not change the target's buffer between draws (or must pass full = 1).
+ * A target is an id like the others (see "Ownership" above): OWNED by the caller,
+ * ended with caluna_render_target_destroy or with the engine.
+ */
+
+/** A render target id (ABI 1.9). 0 means none. */
+typedef uint64_t caluna_render_target;
+
+/** A rectangle of pixels, x and y from the top-left corner of the frame. */
+typedef struct caluna_pixel_rect {
+    int32_t x, y, width, height;
+} caluna_pixel_rect;
+
+/** The most damage rectangles one draw reports (more are merged into their bounding box). */
+#define CALUNA_MAX_DAMAGE_RECTS 16
+
+/** Makes a render target of `width` × `height` pixels (they must equal
+ *  caluna_engine_pixel_size at each draw) in `format`, written to `buffer` (`stride` bytes
+ *  per row, at least width × 4; `buffer_size` at least stride × height), which the host
+ *  keeps valid and does not write until the target is destroyed. With buffer NULL the
+ *  engine owns a buffer (stride 0: width × 4; otherwise at most width × 4 + 4096; charged
+ *  to the engine's memory limit), read with caluna_render_target_pixels. Nothing is drawn until the first draw.
+ *  Status: OK; INVALID_ARGUMENT (out NULL, unknown format, empty size or more than 16384
+ *  per side or 2^27 pixels, stride or buffer too small); OUT_OF_MEMORY; STALE_HANDLE. */
+caluna_status caluna_render_target_create(caluna_engine *e, void *buffer, size_t buffer_size,
+                                          int32_t width, int32_t height, int32_t stride,
+                                          caluna_pixel_format format, caluna_render_target *out);
+
+/** Lays out, commits and redraws the target's damage (everything when `full` is non-zero;
+ *  see above), converting those pixels into its buffer. Up to `capacity` damage rectangles
+ *  go to `rects` and their number to *count (count may be NULL): they are disjoint or
+ *  overlap only where merged, cover every pixel written, and number at most
+ *  CALUNA_MAX_DAMAGE_RECTS. With capacity smaller than that, the rectangles past
+ *  capacity − 1 are merged into the last one written. rects may be NULL with capacity 0:
+ *  *count then gets how many there were. 0 rectangles: nothing changed, nothing written.
+ *  Not from inside a callback. On failure the next draw redraws everything.
+ *  Status: OK; INVALID_ARGUMENT (negative capacity, rects NULL with capacity > 0, the
+ *  engine's pixel size is not the target's, a call from a callback); the statuses of
+ *  caluna_render; STALE_HANDLE (engine or target). */
+caluna_status caluna_render_target_draw(caluna_engine *e, caluna_render_target target, int32_t full,
+                                        caluna_pixel_rect *rects, int32_t capacity, int32_t *count);
+
+/** The target's buffer (the host's, or the engine's own) and its stride in bytes (stride
+ *  may be NULL). The engine's buffer is valid until the target is destroyed; it is all
+ *  zero before the first draw. Status: OK; INVALID_ARGUMENT (pixels NULL); STALE_HANDLE. */
+caluna_status caluna_render_target_pixels(caluna_engine *e, caluna_render_target target,
+                                          void **pixels, int32_t *stride);
+
+/** Ends the target: its id becomes stale and the engine's buffer (if any) is freed; a host
+ *  buffer is left as it is. Status: OK; STALE_HANDLE (engine, or a destroyed target). */
+caluna_status caluna_render_target_destroy(caluna_engine *e, caluna_render_target target);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Layers and the tree                                                                      */
@@ -1100,7 +1168,7 @@ caluna_status caluna_layer_convert_time(caluna_engine *e, caluna_layer from, cal
  * may call caluna functions on the same engine (set layer properties, add or remove
  * animations, read tags and presentation values, create or invalidate timers …) — except
  * caluna_engine_step, caluna_engine_advance, caluna_engine_flush, caluna_transaction_flush,
- * caluna_render, caluna_render_png, caluna_engine_load_file, caluna_engine_load_string,
+ * caluna_render, caluna_render_png, caluna_render_target_draw, caluna_engine_load_file, caluna_engine_load_string,
  * caluna_engine_set_sandbox and caluna_engine_destroy, which fail with INVALID_ARGUMENT
  * (the engine is in the middle of a frame; do it after the step returns, which it does
  * normally). A callback must return normally (no longjmp across caluna). Other threads are
@@ -1943,9 +2011,15 @@ typedef struct caluna_stats {
     int64_t tiles_drawn;
     /** Emitter particles the last render drew (ABI 1.7). */
     int64_t particles_drawn;
+    /** Pixels the last render wrote and the rectangles they form: the damage of a render
+     *  target, the whole frame (1 rectangle) for caluna_render (ABI 1.9). */
+    int64_t damaged_pixels;
+    int64_t damage_rects;
+    /** 1 when the last render redrew the whole frame (ABI 1.9). */
+    int64_t full_redraws;
 } caluna_stats;
 
-typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 144 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
+typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 168 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
 
 /** All zero with struct_size set: what caluna_engine_stats expects. */
 static inline caluna_stats caluna_stats_default(void) {

@@ -16,6 +16,9 @@ public final class Engine {
     var pendingStats = FrameStats()
     /// The target the last `render(into:)` drew (its damage records are on the layers).
     weak var lastRenderTarget: RenderTarget? = nil
+    /// The engine's own retained frame: Lua's `ca.render()` and `caluna run`
+    /// draw into it, so a frame redraws only what changed since the last.
+    public let frameTarget = RenderTarget()
     /// Layers marked by setNeedsDisplay, drawn by the next display pass.
     var layersNeedingDisplay: [WeakLayer] = []
 
@@ -150,7 +153,8 @@ public final class Engine {
     func moveClock(toTick t: Int64) { clock.move(toTick: t) }
 
     /// Lays out what is marked, commits, then draws the presentation tree
-    /// into a new bitmap of `pixelSize`. Areas no layer covers are transparent.
+    /// into a new bitmap of `pixelSize`: always a full redraw (`render(into:)`
+    /// redraws only the damage). Areas no layer covers are transparent.
     public func render() throws -> Image {
         try checkNotInFrame("render")
         return try memory.withCurrent { try renderFrame() }
@@ -164,6 +168,7 @@ public final class Engine {
         pendingStats = FrameStats()
         defer { lastFrameStats = stats }
         try Compositor.drawTree(root.ensurePresentation(), on: target, scale: scale, stats: &stats)
+        stats.noteDamage([PixelRect(x: 0, y: 0, width: w, height: h)], full: true)
         return target
     }
 

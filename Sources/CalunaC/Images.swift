@@ -22,6 +22,7 @@ final class ExternalTable {
         case world = 6, body = 7, shape = 8, constraint = 9, arbiter = 10
         case eventHandler = 11
         case emitterCell = 12
+        case renderTarget = 13
 
         var name: String {
             switch self {
@@ -34,6 +35,7 @@ final class ExternalTable {
             case .arbiter: return "arbiter"
             case .eventHandler: return "event handler"
             case .emitterCell: return "emitter cell"
+            case .renderTarget: return "render target"
             }
         }
 
@@ -53,6 +55,7 @@ final class ExternalTable {
             case .arbiter: return "an arbiter is valid only inside the collision callback that received it"
             case .eventHandler: return "the handler was removed, or its layer no longer exists"
             case .emitterCell: return "the cell was released and no layer or cell holds it"
+            case .renderTarget: return "the target was destroyed"
             default: return "the \(name) no longer exists"
             }
         }

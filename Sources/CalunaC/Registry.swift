@@ -45,6 +45,8 @@ final class CEngine {
     private(set) lazy var eventHandlers = ExternalTable(tag: handles.tag, kind: .eventHandler)
     /// Ids of emitter cells (EmitterLayers.swift).
     private(set) lazy var emitterCells = ExternalTable(tag: handles.tag, kind: .emitterCell)
+    /// Ids of render targets (RenderTargets.swift).
+    private(set) lazy var renderTargets = ExternalTable(tag: handles.tag, kind: .renderTarget)
     /// Layers whose C draw callback is running now (a display of one of them
     /// from inside would recurse forever), innermost last.
     var drawingLayers: [ObjectIdentifier] = []
@@ -191,7 +193,7 @@ func lookupEngine(_ p: UnsafeRawPointer?, _ function: String) -> Result<CEngine,
 private let refusedInCallbacks: Set<String> = [
     "caluna_engine_destroy", "caluna_engine_step", "caluna_engine_advance", "caluna_engine_flush",
     "caluna_transaction_flush",
-    "caluna_render", "caluna_render_png", "caluna_engine_load_file", "caluna_engine_load_string",
+    "caluna_render", "caluna_render_png", "caluna_render_target_draw", "caluna_engine_load_file", "caluna_engine_load_string",
     "caluna_engine_set_sandbox", "caluna_engine_set_sandbox_options",
 ]
 

@@ -89,6 +89,7 @@ enum LuaModule {
         L.setFunction(-1, "mediaTime", mediaTime)
         L.setFunction(-1, "currentMediaTime", mediaTime)
         L.setFunction(-1, "render", LuaModule.render)
+        L.setFunction(-1, "damage", LuaModule.damage)
         L.setFunction(-1, "size", { L in protect(L) { L in
             let e = try LuaBinding.of(L).engine
             lua_pushnumber(L, e.size.width); lua_pushnumber(L, e.size.height); return 2
@@ -203,23 +204,50 @@ enum LuaModule {
         return 0
     } }
 
-    /// ca.render() → Image; ca.render(path) or ca.render{path = …} also writes a PNG.
+    /// ca.render() → Image: draws into the engine's retained frame (only what
+    /// changed since the last render) and returns a copy of it.
+    /// ca.render{full = true} redraws everything. ca.render(path) or
+    /// ca.render{path = …} writes the frame as a PNG and returns nothing.
     static let render: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "ca.render")
-        var path: String? = nil
-        if let s = L.string(1) {
-            path = s
+        var path: String? = nil, full = false
+        if lua_type(L, 1) == LUA_TSTRING {
+            path = L.string(1)
         } else if lua_type(L, 1) == LUA_TTABLE {
-            if L.rawField(1, "path") == LUA_TSTRING { path = L.string(-1) }
-            L.pop()
+            let pt = L.rawField(1, "path")
+            defer { L.pop() }
+            if pt == LUA_TSTRING { path = L.string(-1) } else if pt != LUA_TNIL { throw a.fail(1, "{path = a string}") }
+            let ft = L.rawField(1, "full")
+            defer { L.pop() }
+            if ft == LUA_TBOOLEAN { full = lua_toboolean(L, -1) != 0 } else if ft != LUA_TNIL { throw a.fail(1, "{full = a boolean}") }
         } else if !a.isNil(1) {
-            throw a.fail(1, "nil, a PNG path or {path = …}")
+            throw a.fail(1, "nil, a PNG path or {path = …, full = …}")
         }
-        var image: Image? = nil
-        try LuaModule.runEngine(L) { image = try $0.render() }
-        guard let image else { return 0 }
-        if let path { try image.writePNG(to: path, access: try LuaBinding.of(L).session.fileAccess, api: a.api) }
-        LuaImage.push(L, image)
+        let b = try LuaBinding.of(L)
+        try LuaModule.runEngine(L) { try $0.render(into: $0.frameTarget, full: full) }
+        guard let frame = b.engine.frameTarget.frame else { return 0 }
+        if let path {
+            try frame.writePNG(to: path, access: b.session.fileAccess, api: a.api)
+            return 0
+        }
+        LuaImage.push(L, try frame.duplicate())
+        return 1
+    } }
+
+    /// ca.damage() → {{x, y, width, height}, …}: the pixel rectangles the
+    /// last ca.render redrew (the whole frame after a full redraw, none when
+    /// nothing changed).
+    static let damage: LuaFunction = { L in protect(L) { L in
+        let rects = try LuaBinding.of(L).engine.frameTarget.damage
+        lua_createtable(L, Int32(rects.count), 0)
+        for (i, r) in rects.enumerated() {
+            lua_createtable(L, 4, 0)
+            for (k, v) in [r.x, r.y, r.width, r.height].enumerated() {
+                lua_pushinteger(L, lua_Integer(v))
+                lua_rawseti(L, -2, lua_Integer(k + 1))
+            }
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+        }
         return 1
     } }
 

@@ -118,7 +118,10 @@ struct Run: ParsableCommand {
             do {
                 // The script may already have moved the clock past t.
                 try session.engine.advance(to: max(t, session.engine.mediaTime))
-                let image = try session.engine.render()
+                // One retained frame: each frame redraws only what changed.
+                let engine = session.engine
+                try engine.render(into: engine.frameTarget)
+                guard let image = engine.frameTarget.frame else { throw CalunaError(.invalidArgument, "nothing was rendered") }
                 lastPath = single ? output : joinPath(output, "frame_" + zeroPadded(i, digits) + ".png")
                 if atomic { try writePNGAtomically(image, to: lastPath) } else { try image.writePNG(to: lastPath, access: .unrestricted) }
                 written.append(lastPath)

@@ -7,7 +7,8 @@
 local ca = require "caluna"
 ca.root.backgroundColor = "orange"
 ca.render("granted/ok.png")
-local img = ca.render{ path = "granted/ok2.png" }
+ca.render{ path = "granted/ok2.png" }
+local img = ca.render()
 img:write("granted/ok3.png")
 img:writeJPEG("granted/ok.jpg", 80)
 local back = ca.Image.load("granted/ok3.png")

@@ -31,7 +31,8 @@ ca.advance(0.5)
 check("clock advances", ca.mediaTime() == 0.5, ca.mediaTime())
 
 local path = os.tmpname() .. ".png"
-local img = ca.render(path)
+check("render to a file returns nothing", select("#", ca.render(path)) == 0)
+local img = ca.render()
 check("render size", img.width == 200 and img.height == 160)
 local r, g, b, a = img:pixel(40, 40)
 check("blue pixel", r == 0 and g == 0 and b == 255 and a == 255, table.concat({ r, g, b, a }, ","))

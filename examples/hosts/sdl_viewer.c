@@ -20,7 +20,8 @@
  * Each frame: the SDL events are forwarded as caluna events stamped CALUNA_NOW (they are
  * delivered at the start of the next step), the engine steps by the wall-clock time since
  * the previous frame — capped at 1/15 s, so a stall (a dragged window, a debugger) does not
- * jump the scene ahead — and the frame is rendered straight into a streaming texture.
+ * jump the scene ahead — and the frame is drawn into a render target, which redraws only
+ * what changed and reports those rectangles: only they are uploaded to the texture.
  * SDL_PIXELFORMAT_BGRA32 is B, G, R, A in memory on any machine (it is ARGB8888 on
  * little-endian ones): CALUNA_BGRA8_PREMULTIPLIED, so transparent areas look black.
  * Mouse positions are window pixels: divided by the scale they are the points caluna wants.
@@ -263,6 +264,7 @@ int main(int argc, char **argv) {
     }
 
     int32_t tex_w = 0, tex_h = 0;
+    caluna_render_target target = 0;
     long frames = 0;
     int quit = 0;
     const Uint64 ticks_per_second = SDL_GetPerformanceFrequency();
@@ -286,33 +288,48 @@ int main(int argc, char **argv) {
             break;
         }
 
-        /* A delivered resize event changed the pixel size: a new texture. */
+        /* A delivered resize event changed the pixel size: a new texture and render target. */
         if (check(v.e, caluna_engine_pixel_size(v.e, &w, &h), "caluna_engine_pixel_size")) {
             failed = 1;
             break;
         }
         if (texture == NULL || w != tex_w || h != tex_h) {
             if (texture) SDL_DestroyTexture(texture);
+            if (target) caluna_render_target_destroy(v.e, target);
+            target = 0;
             texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_BGRA32, SDL_TEXTUREACCESS_STREAMING, w, h);
             if (texture == NULL) {
                 failed = sdl_failed("SDL_CreateTexture");
                 break;
             }
+            /* The engine keeps the frame; each draw redraws and reports only what changed. */
+            if (check(v.e, caluna_render_target_create(v.e, NULL, 0, w, h, 0, CALUNA_BGRA8_PREMULTIPLIED, &target),
+                      "caluna_render_target_create")) {
+                failed = 1;
+                break;
+            }
             tex_w = w;
             tex_h = h;
         }
-        void *pixels = NULL;
-        int pitch = 0;
-        if (SDL_LockTexture(texture, NULL, &pixels, &pitch) != 0) {
-            failed = sdl_failed("SDL_LockTexture");
-            break;
-        }
-        s = caluna_render(v.e, pixels, (size_t)pitch * (size_t)h, w, h, pitch, CALUNA_BGRA8_PREMULTIPLIED);
-        SDL_UnlockTexture(texture);
-        if (check(v.e, s, "caluna_render")) {
+        caluna_pixel_rect damage[CALUNA_MAX_DAMAGE_RECTS];
+        int32_t damaged = 0, stride = 0;
+        void *frame = NULL;
+        if (check(v.e, caluna_render_target_draw(v.e, target, 0, damage, CALUNA_MAX_DAMAGE_RECTS, &damaged),
+                  "caluna_render_target_draw")
+            || check(v.e, caluna_render_target_pixels(v.e, target, &frame, &stride), "caluna_render_target_pixels")) {
             failed = 1;
             break;
         }
+        /* Upload only the damaged rectangles (none when nothing changed). */
+        for (int32_t i = 0; i < damaged; i++) {
+            SDL_Rect r = { damage[i].x, damage[i].y, damage[i].width, damage[i].height };
+            const unsigned char *src = (const unsigned char *)frame + (size_t)r.y * (size_t)stride + (size_t)r.x * 4;
+            if (SDL_UpdateTexture(texture, &r, src, stride) != 0) {
+                failed = sdl_failed("SDL_UpdateTexture");
+                break;
+            }
+        }
+        if (failed) break;
         if (SDL_RenderClear(renderer) != 0 || SDL_RenderCopy(renderer, texture, NULL, NULL) != 0) {
             failed = sdl_failed("SDL_RenderCopy");
             break;

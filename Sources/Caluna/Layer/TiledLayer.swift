@@ -67,6 +67,8 @@ extension Layer {
     /// render redraws: the tiles meeting `dirty` (nil: all), or the frame.
     /// True when the layer was one of them.
     func displayAtRenderTime(dirty: Rect?) -> Bool {
+        // What the next render draws changed, though no property did.
+        if kind == .tiledLayer || kind == .pixelBufferLayer { presentationLayer?.renderChanged() }
         switch kind {
         case .tiledLayer:
             (kindCache as? TileCache)?.invalidate(dirty)

@@ -73,6 +73,18 @@ public final class Image {
 
     var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
 
+    /// A new bitmap with the same pixels (a frame kept past the next render).
+    public func duplicate() throws -> Image {
+        let copy = try Image(width: width, height: height)
+        withPixels { src, ss in
+            copy.withMutablePixels { dst, ds in
+                if ss == ds { memcpy(dst, src, ss * height); return }
+                for y in 0..<height { memcpy(dst + y * ds, src + y * ss, width * 4) }
+            }
+        }
+        return copy
+    }
+
     /// Raw premultiplied ARGB32 words, row by row (`stride` bytes per row), to read.
     func withPixels<R>(_ body: (UnsafeRawPointer, Int) throws -> R) rethrows -> R {
         cairo_surface_flush(surface)

@@ -28,9 +28,18 @@ extension Image {
     /// Vectorisable C (calu_pixels.c): memory speed for opaque and clear
     /// pixels, a table for the straight-alpha division.
     public func copy(into buffer: UnsafeMutableRawPointer, stride dstStride: Int, format: PixelFormat) {
+        copy(PixelRect(x: 0, y: 0, width: width, height: height), into: buffer, stride: dstStride, format: format)
+    }
+
+    /// The same for the pixels of `rect` only (cut to the bitmap): they go to
+    /// the same place in the caller's buffer, whose origin is the bitmap's.
+    public func copy(_ rect: PixelRect, into buffer: UnsafeMutableRawPointer, stride dstStride: Int, format: PixelFormat) {
+        let r = rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+        guard !r.isEmpty else { return }
         withPixels { src, srcStride in
-            _ = calu_pixels_convert(src.assumingMemoryBound(to: UInt8.self), srcStride,
-                                    buffer.assumingMemoryBound(to: UInt8.self), dstStride, width, height, Int32(format.rawValue))
+            _ = calu_pixels_convert((src + r.y * srcStride + r.x * 4).assumingMemoryBound(to: UInt8.self), srcStride,
+                                    (buffer + r.y * dstStride + r.x * 4).assumingMemoryBound(to: UInt8.self), dstStride,
+                                    r.width, r.height, Int32(format.rawValue))
         }
     }
 }

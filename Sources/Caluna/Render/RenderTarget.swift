@@ -216,8 +216,10 @@ extension Engine {
             var stats = pendingStats
             pendingStats = FrameStats()
             defer { lastFrameStats = stats }
-            return try target.render(root: root.ensurePresentation(), width: w, height: h, scale: scale,
-                                     ticks: clock.ticks, full: full, stats: &stats)
+            let damage = try target.render(root: root.ensurePresentation(), width: w, height: h, scale: scale,
+                                           ticks: clock.ticks, full: full, stats: &stats)
+            stats.noteDamage(damage, full: target.lastWasFull)
+            return damage
         }
     }
 }

@@ -22,6 +22,13 @@ public struct FrameStats: Sendable, Equatable {
     public var tilesDrawn = 0
     /// Emitter particles drawn by the last render.
     public var particlesDrawn = 0
+    // retained frames (RenderTarget; a render into a new bitmap is a full redraw)
+    /// Pixels the render wrote: the damage (the whole frame after a full redraw).
+    public var damagedPixels = 0
+    /// Rectangles of that damage (1 for a full redraw, 0 when nothing changed).
+    public var damageRects = 0
+    /// 1 when the render redrew the whole frame.
+    public var fullRedraws = 0
     // physics
     public var physicsSteps = 0
     /// Time spent in physics steps (wall clock; for budgets, never for tests).
@@ -33,6 +40,12 @@ public struct FrameStats: Sendable, Equatable {
 
     public init() {}
 
+    mutating func noteDamage(_ rects: [PixelRect], full: Bool) {
+        damageRects = rects.count
+        damagedPixels = rects.reduce(0) { $0 + $1.area }
+        fullRedraws = full ? 1 : 0
+    }
+
     /// Name → value, in a stable order (for Lua, C and `caluna run --stats`).
     public var fields: [(String, Int)] {
         [("layersVisited", layersVisited), ("layersDrawn", layersDrawn), ("offscreenPasses", offscreenPasses),
@@ -42,7 +55,8 @@ public struct FrameStats: Sendable, Equatable {
          ("backingStoreBytes", backingStoreBytes), ("imageBytes", imageBytes),
          ("physicsSteps", physicsSteps), ("physicsStepMicroseconds", physicsStepMicroseconds),
          // New fields go last: caluna_stats (C) follows this order.
-         ("textLayouts", textLayouts), ("tilesDrawn", tilesDrawn), ("particlesDrawn", particlesDrawn)]
+         ("textLayouts", textLayouts), ("tilesDrawn", tilesDrawn), ("particlesDrawn", particlesDrawn),
+         ("damagedPixels", damagedPixels), ("damageRects", damageRects), ("fullRedraws", fullRedraws)]
     }
 }
 

@@ -252,6 +252,9 @@ void fz_foreign_init(caluna_engine *o) {
     s |= caluna_body_create(o, CALUNA_BODY_DYNAMIC, 1, 1, &FOREIGN.bodies[1]);
     s |= caluna_constraint_create(o, "simpleMotor", FOREIGN.bodies[0], FOREIGN.bodies[1], NULL, 0, &FOREIGN.constraints[0]);
     s |= caluna_emitter_cell_create(o, &FOREIGN.cells[0]);
+    int32_t fw = 0, fh = 0;
+    s |= caluna_engine_pixel_size(o, &fw, &fh);
+    s |= caluna_render_target_create(o, NULL, 0, fw, fh, 0, CALUNA_RGBA8_STRAIGHT, &FOREIGN.targets[0]);
     s |= caluna_image_write_png(o, FOREIGN.images[0], fz_path(0));
     if (s != CALUNA_OK) fz_fail("cannot set up the foreign engine: %s", caluna_last_error(o));
     FOREIGN.contexts[0] = FOREIGN.contexts[1] = FOREIGN.layers[0] ^ 1;

@@ -55,12 +55,13 @@ typedef struct {
     caluna_shape shapes[POOL];
     caluna_constraint constraints[POOL];
     caluna_emitter_cell cells[POOL];
+    caluna_render_target targets[POOL];
     caluna_context contexts[2];    /* [0] the context of the draw callback running now, [1] a stale one */
     caluna_arbiter arbiters[2];    /* the same for collision callbacks */
 } fz_pools;
 
 enum fz_kind { K_LAYER, K_ANIM, K_IMAGE, K_LINK, K_HANDLER, K_WORLD, K_BODY, K_SHAPE, K_CONSTRAINT, K_CELL,
-               K_CONTEXT, K_ARBITER, K_KINDS };
+               K_TARGET, K_CONTEXT, K_ARBITER, K_KINDS };
 
 extern fz_pools P;          /* the main engine's ids */
 extern fz_pools FOREIGN;    /* ids of a second engine that lives for the whole run */

@@ -73,6 +73,7 @@ static uint64_t *pool_of(fz_pools *p, enum fz_kind k, size_t *n) {
     case K_SHAPE: return p->shapes;
     case K_CONSTRAINT: return p->constraints;
     case K_CELL: return p->cells;
+    case K_TARGET: return p->targets;
     case K_CONTEXT: *n = 2; return p->contexts;
     default: *n = 2; return p->arbiters;
     }

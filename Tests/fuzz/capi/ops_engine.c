@@ -178,6 +178,46 @@ OP(caluna_render_png) {
     return fz_done(caluna_render_png(e, PATH_W()));
 }
 
+/* Render targets: a host buffer per pool slot (static, so a target outlives any op), or the
+ * engine's own buffer for sizes a host can afford. */
+static uint8_t target_bufs[POOL][128 * 128 * 4 + 64];
+OP(caluna_render_target_create) {
+    caluna_engine *e = E();
+    int32_t w = 0, h = 0;
+    caluna_engine_pixel_size(e, &w, &h);
+    int64_t stride = (int64_t)w * 4 + (u8() < 200 ? 0 : (int32_t)(u8() % 9) - 4);
+    if (u8() >= 224) { w = INT(129); h = INT(129); stride = INT(600); }
+    if (u8() >= 240) stride = 0;
+    uint64_t *slot = SLOT(K_TARGET);
+    int host = u8() < 160;
+    if (!host && (int64_t)w * h > 128 * 128) return CALUNA_OK;   /* a host asks for what it can afford */
+    size_t size = u8() < 224 ? sizeof target_bufs[0] : u16();
+    int32_t st = stride > INT32_MAX || stride < INT32_MIN ? INT32_MAX : (int32_t)stride;
+    return fz_done(caluna_render_target_create(e, host ? target_bufs[slot - P.targets] : NULL, host ? size : u16(),
+                                               w, h, st, FORMAT(), OUT(slot)));
+}
+OP(caluna_render_target_draw) {
+    static caluna_pixel_rect rects[CALUNA_MAX_DAMAGE_RECTS + 2];
+    caluna_engine *e = E();
+    uint64_t t = ID(K_TARGET);
+    int32_t full = u8() < 32 ? INT(3) : 0;
+    int with_null = 0;
+    size_t n = COUNT(LEN(rects), &with_null);
+    int32_t capacity = with_null ? (int32_t)(n & 0x7fffffff) : (int32_t)n;
+    if (chance(32)) capacity = -INT(5) - 1;
+    int32_t count;
+    return fz_done(caluna_render_target_draw(e, t, full, with_null ? NULL : rects, capacity, OUT(&count)));
+}
+OP(caluna_render_target_pixels) {
+    caluna_engine *e = E();
+    void *p = NULL;
+    int32_t stride = 0;
+    caluna_status s = caluna_render_target_pixels(e, ID(K_TARGET), OUT(&p), OUT(&stride));
+    if (s == CALUNA_OK && p) { volatile uint8_t first = *(uint8_t *)p; (void)first; }
+    return fz_done(s);
+}
+OP(caluna_render_target_destroy) { caluna_engine *e = E(); return fz_done(caluna_render_target_destroy(e, ID(K_TARGET))); }
+
 /* ---- Layers and the tree ---- */
 
 static int replicators;   /* per input: nested replicators multiply (pending/time_replicator_frame) */
@@ -323,6 +363,7 @@ const fz_op fz_ops_engine[] = {
     ENTRY(caluna_layer_sublayer_at), ENTRY(caluna_layer_find), ENTRY(caluna_layer_set), ENTRY(caluna_layer_get),
     ENTRY(caluna_layer_convert_point), ENTRY(caluna_layer_convert_rect), ENTRY(caluna_layer_contains_point),
     ENTRY(caluna_layer_hit_test), ENTRY(caluna_layer_set_needs_layout), ENTRY(caluna_layer_layout_if_needed),
-    ENTRY(caluna_engine_flush),
+    ENTRY(caluna_engine_flush), ENTRY(caluna_render_target_create), ENTRY(caluna_render_target_draw),
+    ENTRY(caluna_render_target_pixels), ENTRY(caluna_render_target_destroy),
 };
 TABLE(engine);
