@@ -129,7 +129,8 @@ extern "C" {
  *         (time and output limits, granted directories), CALUNA_ERR_LIMIT; the memory cap
  *         covers engine memory; path-taking calls refuse paths a sandbox does not grant.
  *    1.9  render targets: retained frames redrawn where damaged (caluna_render_target_*);
- *         caluna_stats damaged_pixels, damage_rects, full_redraws. */
+ *         caluna_stats damaged_pixels, damage_rects, full_redraws, effect_cache_hits and
+ *         _misses. */
 #define CALUNA_ABI_MINOR_VERSION 9
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
@@ -2017,9 +2018,14 @@ typedef struct caluna_stats {
     int64_t damage_rects;
     /** 1 when the last render redrew the whole frame (ABI 1.9). */
     int64_t full_redraws;
+    /** Shadows whose blurred mask the engine had kept (the same silhouette, blur and
+     *  size as before: a later frame, or an identical shape at a whole-pixel offset) /
+     *  had to blur and kept (ABI 1.9). */
+    int64_t effect_cache_hits;
+    int64_t effect_cache_misses;
 } caluna_stats;
 
-typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 168 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
+typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 184 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
 
 /** All zero with struct_size set: what caluna_engine_stats expects. */
 static inline caluna_stats caluna_stats_default(void) {

@@ -19,6 +19,8 @@ public final class Engine {
     /// The engine's own retained frame: Lua's `ca.render()` and `caluna run`
     /// draw into it, so a frame redraws only what changed since the last.
     public let frameTarget = RenderTarget()
+    /// Blurred shadow masks kept between renders (EffectCache.swift).
+    public let effectCache = EffectCache()
     /// Layers marked by setNeedsDisplay, drawn by the next display pass.
     var layersNeedingDisplay: [WeakLayer] = []
 
@@ -157,17 +159,25 @@ public final class Engine {
     /// redraws only the damage). Areas no layer covers are transparent.
     public func render() throws -> Image {
         try checkNotInFrame("render")
-        return try memory.withCurrent { try renderFrame() }
+        return try memory.withCurrent { try renderFrame(effects: effectCache) }
     }
 
-    private func renderFrame() throws -> Image {
+    /// `render()` blurring every shadow afresh: the plain path the effect
+    /// cache is tested against.
+    func renderWithoutEffectCache() throws -> Image {
+        try checkNotInFrame("render")
+        return try memory.withCurrent { try renderFrame(effects: nil) }
+    }
+
+    private func renderFrame(effects: EffectCache?) throws -> Image {
         try flush()
         let (w, h) = pixelSize
         let target = try Image(width: w, height: h, memory: memory)
         var stats = pendingStats
         pendingStats = FrameStats()
         defer { lastFrameStats = stats }
-        try Compositor.drawTree(root.ensurePresentation(), on: target, scale: scale, stats: &stats)
+        effects?.beginRender()
+        try Compositor.drawTree(root.ensurePresentation(), on: target, scale: scale, effects: effects, stats: &stats)
         stats.noteDamage([PixelRect(x: 0, y: 0, width: w, height: h)], full: true)
         return target
     }

@@ -30,6 +30,8 @@ struct Compositor {
     /// A partial redraw's region and what damage tracking knows of each
     /// layer's pixels (RenderTarget.swift); nil: draw everything.
     var partial: PartialRedraw? = nil
+    /// Blurred shadow masks kept between renders (nil: blur every time).
+    var effects: EffectCache? = nil
 
     init(target: Image, scale: Double) {
         self.init(cairo: cairo_create(target.surface))
@@ -41,9 +43,11 @@ struct Compositor {
 
     /// Draws the tree under `root` at `scale` on a fresh bitmap; `stats`
     /// carries the counters in and out.
-    static func drawTree(_ root: Layer, on image: Image, scale: Double, stats: inout FrameStats) throws {
+    static func drawTree(_ root: Layer, on image: Image, scale: Double, effects: EffectCache?,
+                         stats: inout FrameStats) throws {
         var compositor = Compositor(target: image, scale: scale)
         defer { compositor.finish() }
+        compositor.effects = effects
         compositor.stats = stats
         defer { stats = compositor.stats }
         try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
@@ -61,6 +65,7 @@ struct Compositor {
         sub.replicatedLayers = replicatedLayers
         sub.replicating = replicating
         sub.particlesGathered = particlesGathered
+        sub.effects = effects
         return sub
     }
 

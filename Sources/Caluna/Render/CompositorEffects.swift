@@ -120,11 +120,6 @@ extension Compositor {
         guard let source = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(sw), Int32(sh)),
               cairo_surface_status(source) == CAIRO_STATUS_SUCCESS else { return }
         defer { cairo_surface_destroy(source) }
-        guard let target = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h)),
-              cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else { return }
-        defer { cairo_surface_destroy(target) }
-        let from = GaussianBlur.Plane(surface: source, origin: (needed.x, needed.y))
-        let to = GaussianBlur.Plane(surface: target, origin: (wanted.x, wanted.y))
         stats.offscreenPasses += 1
         stats.offscreenPixels += sw * sh + w * h
         let scr = cairo_create(source)!
@@ -132,13 +127,39 @@ extension Compositor {
         cairo_transform(scr, &m)
         silhouette(scr)
         cairo_destroy(scr)
-        GaussianBlur.blur(from, into: to, sigma: sigma)
+        guard let target = blurred(source, sigma: sigma, from: needed, to: wanted) else { return }
+        defer { cairo_surface_destroy(target) }
         let a = min(max(layer.shadowOpacity, 0), 1) * color.alpha * alpha
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, a)
         cairo_mask_surface(cr, target, Double(wanted.x) + dx, Double(wanted.y) + dy)
         cairo_restore(cr)
+    }
+
+    /// The silhouette `source` (device pixels `needed`) blurred over the
+    /// pixels `wanted`: from the effect cache when the same silhouette was
+    /// blurred the same way before, else blurred now (and kept). The caller
+    /// releases the surface.
+    private mutating func blurred(_ source: OpaquePointer, sigma: Double, from needed: PixelRect,
+                                  to wanted: PixelRect) -> OpaquePointer? {
+        let key = effects.map { _ in
+            EffectCache.key(source, sigma: sigma, dx: wanted.x - needed.x, dy: wanted.y - needed.y,
+                            w: wanted.width, h: wanted.height)
+        }
+        if let effects, let key, let mask = effects.mask(key, silhouette: source) {
+            stats.effectCacheHits += 1
+            return cairo_surface_reference(mask)
+        }
+        guard let target = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(wanted.width), Int32(wanted.height)),
+              cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else { return nil }
+        GaussianBlur.blur(GaussianBlur.Plane(surface: source, origin: (needed.x, needed.y)),
+                          into: GaussianBlur.Plane(surface: target, origin: (wanted.x, wanted.y)), sigma: sigma)
+        if let effects, let key {
+            stats.effectCacheMisses += 1
+            effects.insert(key, silhouette: source, mask: target, memory: memory)
+        }
+        return target
     }
 
     /// A shadow buffer this large is skipped (the old bound: twice an

@@ -89,8 +89,10 @@ enum GaussianBlur {
 
     /// Writes into `target` the blur of `source` (zero beyond it) over the
     /// target's pixels: rows of the source first (only the target's columns),
-    /// then columns. σ ≤ 0.01 copies.
-    static func blur(_ source: Plane, into target: Plane, sigma: Double, method forced: Method? = nil) {
+    /// then columns. σ ≤ 0.01 copies. `reusesRepeats` false blurs a row or
+    /// column like the previous one again (tests compare the two).
+    static func blur(_ source: Plane, into target: Plane, sigma: Double, method forced: Method? = nil,
+                     reusesRepeats: Bool = true) {
         cairo_surface_flush(source.surface)
         cairo_surface_flush(target.surface)
         defer { cairo_surface_mark_dirty(target.surface) }
@@ -107,6 +109,12 @@ enum GaussianBlur {
         defer { work.free() }
         for y in 0..<sh {
             let s = src + y * sStride
+            // A row like the one above blurs the same (the inside of a box):
+            // copied, which is exact and makes a box cost its edges.
+            if reusesRepeats, y > 0, memcmp(s, s - sStride, sw) == 0 {
+                (rows + y * tw).update(from: rows + (y - 1) * tw, count: tw)
+                continue
+            }
             var any: UInt8 = 0
             for x in 0..<sw { work.input[x] = Float(s[x]); any |= s[x] }
             guard any != 0 else { (rows + y * tw).initialize(repeating: 0, count: tw); continue }
@@ -122,8 +130,15 @@ enum GaussianBlur {
                 for i in 0..<n { work.columns[i * sh + y] = r[i] }
             }
             for i in 0..<n {
-                line.blur(work.columns + i * sh, count: sh, at: source.origin.y, into: work.results + i * th,
-                          from: target.origin.y, count: th, work)
+                let column = work.columns + i * sh, result = work.results + i * th
+                // The same for a column like the last one blurred.
+                if reusesRepeats, x0 + i > 0, memcmp(column, work.lastColumn, sh * 4) == 0 {
+                    result.update(from: work.lastResult, count: th)
+                    continue
+                }
+                line.blur(column, count: sh, at: source.origin.y, into: result, from: target.origin.y, count: th, work)
+                work.lastColumn.update(from: column, count: sh)
+                work.lastResult.update(from: result, count: th)
             }
             for y in 0..<th {
                 let d = dst + y * tStride + x0
@@ -180,16 +195,20 @@ enum GaussianBlur {
         /// Buffers reused by every line of one blur (sizes are (width, height)).
         final class Scratch {
             let input, columns, results, padded: UnsafeMutablePointer<Float>
+            /// The last column blurred and its result (a column like it is copied).
+            let lastColumn, lastResult: UnsafeMutablePointer<Float>
             static func floats(_ capacity: Int, _ source: (Int, Int), _ target: (Int, Int)) -> Int {
-                max(source.0, source.1) + blockSize * (source.1 + target.1) + capacity
+                max(source.0, source.1) + (blockSize + 1) * (source.1 + target.1) + capacity
             }
             init(capacity: Int, _ source: (Int, Int), _ target: (Int, Int)) {
                 input = .allocate(capacity: max(source.0, source.1))
                 columns = .allocate(capacity: blockSize * source.1)
                 results = .allocate(capacity: blockSize * target.1)
                 padded = .allocate(capacity: capacity)
+                lastColumn = .allocate(capacity: source.1)
+                lastResult = .allocate(capacity: target.1)
             }
-            func free() { for p in [input, columns, results, padded] { p.deallocate() } }
+            func free() { for p in [input, columns, results, padded, lastColumn, lastResult] { p.deallocate() } }
         }
 
         /// out[i] = the blur at position o0 + i (i < m) of the values

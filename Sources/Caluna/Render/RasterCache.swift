@@ -94,5 +94,7 @@ extension FrameStats {
         textLayouts += o.textLayouts
         tilesDrawn += o.tilesDrawn
         particlesDrawn += o.particlesDrawn
+        effectCacheHits += o.effectCacheHits
+        effectCacheMisses += o.effectCacheMisses
     }
 }

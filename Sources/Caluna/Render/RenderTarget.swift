@@ -23,6 +23,8 @@ public final class RenderTarget {
     /// damage is copied to `frame`. Kept between renders of one size.
     private var scratch: Image? = nil
     private var scale = 0.0
+    /// The engine's effect cache, for the render in progress.
+    private var effects: EffectCache? = nil
 
     public init() {}
 
@@ -38,7 +40,9 @@ public final class RenderTarget {
     /// Renders `root` (a presentation tree) at `scale` into `width` × `height`
     /// pixels; returns the damage.
     func render(root: Layer, width: Int, height: Int, scale: Double, ticks: Int64, full: Bool,
-                stats: inout FrameStats) throws -> [PixelRect] {
+                effects: EffectCache?, stats: inout FrameStats) throws -> [PixelRect] {
+        self.effects = effects
+        effects?.beginRender()
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         let ctm = AffineTransform.scale(scale, scale)
         let reuse = !full && frame?.width == width && frame?.height == height && self.scale == scale
@@ -63,7 +67,7 @@ public final class RenderTarget {
 
     private func redrawAll(_ root: Layer, _ canvas: PixelRect, _ scale: Double, _ stats: inout FrameStats) throws -> [PixelRect] {
         let image = try Image(width: canvas.width, height: canvas.height)
-        try Compositor.drawTree(root, on: image, scale: scale, stats: &stats)
+        try Compositor.drawTree(root, on: image, scale: scale, effects: effects, stats: &stats)
         frame = image
         lastWasFull = true
         damage = [canvas]
@@ -83,6 +87,7 @@ public final class RenderTarget {
         var compositor = Compositor(cairo: cr)
         defer { compositor.finish() }
         compositor.partial = Compositor.PartialRedraw(tracker: tracker, region: region)
+        compositor.effects = effects
         compositor.stats = stats
         defer { stats = compositor.stats }
         try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
@@ -216,8 +221,15 @@ extension Engine {
             var stats = pendingStats
             pendingStats = FrameStats()
             defer { lastFrameStats = stats }
-            let damage = try target.render(root: root.ensurePresentation(), width: w, height: h, scale: scale,
-                                           ticks: clock.ticks, full: full, stats: &stats)
+            let damage: [PixelRect]
+            do {
+                damage = try target.render(root: root.ensurePresentation(), width: w, height: h, scale: scale,
+                                           ticks: clock.ticks, full: full, effects: effectCache, stats: &stats)
+            } catch {
+                // A frame left half drawn cannot be the base of the next one.
+                target.invalidate()
+                throw error
+            }
             stats.noteDamage(damage, full: target.lastWasFull)
             return damage
         }

@@ -29,6 +29,9 @@ public struct FrameStats: Sendable, Equatable {
     public var damageRects = 0
     /// 1 when the render redrew the whole frame.
     public var fullRedraws = 0
+    /// Shadows whose blurred mask came from the effect cache / were blurred.
+    public var effectCacheHits = 0
+    public var effectCacheMisses = 0
     // physics
     public var physicsSteps = 0
     /// Time spent in physics steps (wall clock; for budgets, never for tests).
@@ -56,7 +59,8 @@ public struct FrameStats: Sendable, Equatable {
          ("physicsSteps", physicsSteps), ("physicsStepMicroseconds", physicsStepMicroseconds),
          // New fields go last: caluna_stats (C) follows this order.
          ("textLayouts", textLayouts), ("tilesDrawn", tilesDrawn), ("particlesDrawn", particlesDrawn),
-         ("damagedPixels", damagedPixels), ("damageRects", damageRects), ("fullRedraws", fullRedraws)]
+         ("damagedPixels", damagedPixels), ("damageRects", damageRects), ("fullRedraws", fullRedraws),
+         ("effectCacheHits", effectCacheHits), ("effectCacheMisses", effectCacheMisses)]
     }
 }
 

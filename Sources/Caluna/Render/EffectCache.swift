@@ -1,0 +1,132 @@
+import CCairo
+import Glibc
+
+/// Blurred shadow masks kept between renders. A blur depends only on the
+/// silhouette's pixels, σ, and where the wanted pixels lie relative to the
+/// silhouette's (GaussianBlur works in relative positions), so a mask is
+/// looked up by exactly those: the same shadow in a later frame (its colour,
+/// opacity or offset changed, or a neighbour moved) and identical shapes at
+/// whole-pixel offsets in one frame (a grid of cards) are blurred once. A
+/// hit compares the silhouette byte for byte, so it gives the bytes a new
+/// blur would. Masks nobody used are dropped past `budget`.
+public final class EffectCache {
+    struct Key: Hashable {
+        let sigma: UInt64
+        /// The silhouette's size, the wanted pixels' offset from it and their size.
+        let sw: Int, sh: Int, dx: Int, dy: Int, w: Int, h: Int
+        let hash: UInt64
+    }
+
+    final class Entry {
+        /// The silhouette, `sw` bytes per row, packed.
+        let silhouette: UnsafeMutableRawPointer
+        /// The blurred A8 mask (w × h).
+        let mask: OpaquePointer
+        let bytes: Int
+        var lastUsed = 0
+        private let charge: MemoryCharge?
+
+        init(silhouette: UnsafeMutableRawPointer, mask: OpaquePointer, bytes: Int, charge: MemoryCharge?) {
+            (self.silhouette, self.mask, self.bytes, self.charge) = (silhouette, mask, bytes, charge)
+        }
+
+        deinit {
+            silhouette.deallocate()
+            cairo_surface_destroy(mask)
+        }
+    }
+
+    private var entries: [Key: Entry] = [:]
+    /// Bytes of silhouettes and masks kept.
+    public private(set) var bytes = 0
+    private var use = 0
+    /// Masks beyond this many bytes that the current render did not use are dropped.
+    public static let defaultBudget = 32 << 20
+    public var budget = EffectCache.defaultBudget
+    /// A mask larger than this is not kept (one shadow must not push out the rest).
+    static let largestEntry = 8 << 20
+
+    public init() {}
+
+    /// Drops every mask.
+    public func removeAll() {
+        entries = [:]
+        bytes = 0
+    }
+
+    /// The number of masks kept.
+    public var count: Int { entries.count }
+
+    /// Starts a render: masks used from here on are this render's.
+    func beginRender() { use += 1 }
+
+    /// The key of a silhouette (an A8 surface) blurred at `sigma` into `w`×`h`
+    /// pixels starting (dx, dy) from its own origin.
+    static func key(_ silhouette: OpaquePointer, sigma: Double, dx: Int, dy: Int, w: Int, h: Int) -> Key {
+        let sw = Int(cairo_image_surface_get_width(silhouette)), sh = Int(cairo_image_surface_get_height(silhouette))
+        return Key(sigma: sigma.bitPattern, sw: sw, sh: sh, dx: dx, dy: dy, w: w, h: h,
+                   hash: hash(silhouette, sw, sh))
+    }
+
+    /// The mask for `key` whose silhouette has the same bytes, or nil.
+    func mask(_ key: Key, silhouette: OpaquePointer) -> OpaquePointer? {
+        guard let e = entries[key] else { return nil }
+        cairo_surface_flush(silhouette)
+        guard let data = cairo_image_surface_get_data(silhouette) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(silhouette))
+        for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
+        e.lastUsed = use
+        return e.mask
+    }
+
+    /// Keeps `mask` (the cache takes a reference) for `key`, if the ledger
+    /// and the budget allow.
+    func insert(_ key: Key, silhouette: OpaquePointer, mask: OpaquePointer, memory: MemoryLedger?) {
+        let size = key.sw * key.sh + key.w * key.h
+        guard size <= EffectCache.largestEntry,
+              let charge = try? MemoryCharge(memory, size, "shadow cache") else { return }
+        cairo_surface_flush(silhouette)
+        guard let data = cairo_image_surface_get_data(silhouette) else { return }
+        let stride = Int(cairo_image_surface_get_stride(silhouette))
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(key.sw * key.sh, 1), alignment: 8)
+        for y in 0..<key.sh { memcpy(copy + y * key.sw, data + y * stride, key.sw) }
+        let e = Entry(silhouette: copy, mask: cairo_surface_reference(mask), bytes: size, charge: charge)
+        e.lastUsed = use
+        if let old = entries.updateValue(e, forKey: key) { bytes -= old.bytes }
+        bytes += size
+        trim()
+    }
+
+    /// Drops the least recently used masks the current render did not use.
+    private func trim() {
+        guard bytes > budget else { return }
+        for (k, e) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) where e.lastUsed < use {
+            entries[k] = nil
+            bytes -= e.bytes
+            if bytes <= budget { return }
+        }
+    }
+
+    /// A 64-bit hash of the rows' bytes (8 at a time).
+    static func hash(_ s: OpaquePointer, _ w: Int, _ h: Int) -> UInt64 {
+        cairo_surface_flush(s)
+        guard let data = cairo_image_surface_get_data(s) else { return 0 }
+        let stride = Int(cairo_image_surface_get_stride(s))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for y in 0..<h {
+            let row = UnsafeRawPointer(data + y * stride)
+            var x = 0
+            while x + 8 <= w {
+                hash = (hash ^ row.loadUnaligned(fromByteOffset: x, as: UInt64.self)) &* 0x100_0000_01b3
+                hash ^= hash >> 29
+                x += 8
+            }
+            while x < w {
+                hash = (hash ^ UInt64(row.load(fromByteOffset: x, as: UInt8.self))) &* 0x100_0000_01b3
+                x += 1
+            }
+            hash = (hash ^ UInt64(y)) &* 0x9E37_79B9_7F4A_7C15
+        }
+        return hash
+    }
+}
