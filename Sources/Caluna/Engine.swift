@@ -164,7 +164,7 @@ public final class Engine {
 
     /// `render()` blurring every shadow afresh: the plain path the effect
     /// cache is tested against.
-    func renderWithoutEffectCache() throws -> Image {
+    public func renderWithoutEffectCache() throws -> Image {
         try checkNotInFrame("render")
         return try memory.withCurrent { try renderFrame(effects: nil) }
     }

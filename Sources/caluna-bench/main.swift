@@ -21,6 +21,7 @@ let allBenchmarks: [Benchmark.Type] = [
     EmitterParticles.self,
     CopyOut.self,
     DamageMove.self,
+    ShadowCards.self,
 ]
 
 let usage = """
