@@ -78,6 +78,10 @@ struct DamageScene {
     let image: Image
     /// The changes made, for failure messages.
     var log: [String] = []
+    /// What tiled layers paint their tiles with (a change and a
+    /// setNeedsDisplay redraw them at the next render).
+    final class Ink { var color = Color(red: 0.3, green: 0.6, blue: 0.2) }
+    let ink = Ink()
 
     init(seed: UInt64) throws {
         rng = SeededRandom(seed: seed)
@@ -100,7 +104,8 @@ struct DamageScene {
     }
 
     mutating func addLayer() throws {
-        let kinds: [LayerKind] = [.layer, .layer, .layer, .layer, .shapeLayer, .textLayer, .gradientLayer, .replicatorLayer, .emitterLayer]
+        let kinds: [LayerKind] = [.layer, .layer, .layer, .layer, .shapeLayer, .textLayer, .gradientLayer, .replicatorLayer,
+                                  .emitterLayer, .tiledLayer]
         let kind = rng.chance(0.9) ? .layer : rng.pick(kinds)
         let l = engine.makeLayer(kind: kind)
         l.frame = Rect(rng.double(-20, 110), rng.double(-20, 80), rng.double(2, 50), rng.double(2, 40))
@@ -118,6 +123,14 @@ struct DamageScene {
         case .replicatorLayer:
             try l.setValue(.number(Double(2 + rng.below(3))), forKeyPath: "instanceCount")
             try l.setValue(.transform(Transform3D(AffineTransform.translation(rng.double(-10, 10), rng.double(0, 12)))), forKeyPath: "instanceTransform")
+        case .tiledLayer:
+            let ink = self.ink
+            try l.setValue(.size(Size(16, 16)), forKeyPath: "tileSize")
+            try l.setValue(.number(rng.chance(0.5) ? 0 : 0.25), forKeyPath: "fadeDuration")
+            l.drawHandler = { _, ctx in
+                try ctx.setFillColor(ink.color)
+                try ctx.fillRect(ctx.clipBoundingBox.insetBy(2, 2))
+            }
         default: break
         }
         let parents = [engine.root!] + layers.filter { $0.kind == .layer || $0.kind == .replicatorLayer }
@@ -128,7 +141,7 @@ struct DamageScene {
 
     /// One change to `l`, chosen at random.
     mutating func mutate(_ l: Layer) throws {
-        let choice = rng.below(24)
+        let choice = rng.below(25)
         log.append("layer \(layers.firstIndex { $0 === l } ?? -1) (\(l.kind.className)) change \(choice)")
         switch choice {
         case 0, 1, 2: l.position = Point(rng.double(-10, 130), rng.double(-10, 100))
@@ -170,6 +183,12 @@ struct DamageScene {
         case 20: l.shouldRasterize.toggle()
         case 21: l.anchorPoint = Point(rng.double(0, 1), rng.double(0, 1))
         case 22: if layers.count < 60 { try addLayer() }
+        case 23:
+            // New tile contents: drawn at the render, not a property change.
+            ink.color = color()
+            for t in layers where t.kind == .tiledLayer {
+                if rng.chance(0.5) { t.setNeedsDisplay() } else { t.setNeedsDisplay(in: Rect(0, 0, 20, 20)) }
+            }
         default:
             if l.kind == .layer, rng.chance(0.5) {
                 var t = Transform3D.identity
@@ -253,4 +272,49 @@ struct DamageScene {
     try engine.step(1.0 / 60)
     let root = try #require(engine.root.presentationLayer)
     #expect(root.changedChildren.count <= 2 * root.sublayers.count + 64)
+}
+
+/// A tile fading in inside a rasterized layer (a unit) changes with the
+/// clock: the unit is damaged at every step until the fade ends.
+@Test func aFadingTileInsideARasterizedLayerIsDamagedAsTheClockMoves() throws {
+    let e = try Engine(size: Size(100, 100))
+    let host = e.makeLayer()
+    host.frame = Rect(10, 10, 60, 60)
+    host.shouldRasterize = true
+    let tiled = e.makeLayer(kind: .tiledLayer)
+    tiled.frame = Rect(0, 0, 50, 50)
+    tiled.drawHandler = { _, ctx in
+        try ctx.setFillColor(.black)
+        try ctx.fillRect(ctx.clipBoundingBox)
+    }
+    try host.addSublayer(tiled)
+    try e.root.addSublayer(host)
+    let target = RenderTarget()
+    try e.render(into: target)
+    for step in 0..<4 {
+        try e.step(0.05)
+        #expect(try e.render(into: target) != [], "step \(step): the fade moved")
+        #expect(sameBytes(target.frame!, try e.renderWithoutEffectCache()), "step \(step)")
+    }
+}
+
+/// Hiding the only shown sublayer of a faded layer ends its opacity group,
+/// which rounds every pixel of it differently: the layer is damaged, though
+/// the sublayer lies elsewhere.
+@Test func endingAnOpacityGroupDamagesTheLayer() throws {
+    let e = try Engine(size: Size(100, 100))
+    let faded = e.makeLayer(), far = e.makeLayer()
+    faded.frame = Rect(10, 10, 20, 20)
+    faded.backgroundColor = Color(red: 0.2, green: 0.6, blue: 0.3)
+    faded.opacity = 0.7
+    far.frame = Rect(60, 60, 10, 10)
+    far.backgroundColor = .black
+    try faded.addSublayer(far)
+    try e.root.addSublayer(faded)
+    let target = RenderTarget()
+    try e.render(into: target)
+    e.withoutActions { far.hidden = true }
+    let damage = try e.render(into: target)
+    #expect(damage.contains { $0.contains(PixelRect(x: 10, y: 10, width: 20, height: 20)) }, "\(damage)")
+    #expect(sameBytes(target.frame!, try e.renderWithoutEffectCache()))
 }

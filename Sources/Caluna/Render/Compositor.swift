@@ -131,9 +131,7 @@ struct Compositor {
 
         if layer.shouldRasterize, !layer.kind.preservesDepth, try drawRasterized(layer, alpha: alpha) { return }
         // A transform layer applies its opacity to each sublayer (Apple's rule).
-        let group = opacity < 1 && (layer.allowsGroupOpacity || layer.shouldRasterize) && layer.drawsOverlappingParts
-            && !layer.kind.preservesDepth
-        try drawBody(layer, alpha: alpha, asGroup: group)
+        try drawBody(layer, alpha: alpha, asGroup: layer.drawsAsOpacityGroup(opacity))
     }
 
     /// The body at `alpha`: faded as one offscreen group, or with the alpha
@@ -335,6 +333,13 @@ extension Layer {
 
     /// More than one thing is drawn, so per-part opacity would differ from
     /// group opacity where they overlap.
+    /// Faded at `opacity` as one offscreen group rather than part by part
+    /// (the two round differently): a transform layer applies its opacity
+    /// to each sublayer (Apple's rule).
+    func drawsAsOpacityGroup(_ opacity: Double) -> Bool {
+        opacity < 1 && (allowsGroupOpacity || shouldRasterize) && drawsOverlappingParts && !kind.preservesDepth
+    }
+
     var drawsOverlappingParts: Bool {
         var parts = 0
         if backgroundColor != nil { parts += 1 }

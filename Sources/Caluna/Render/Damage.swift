@@ -47,6 +47,10 @@ final class DamageTracker {
         /// Holds a unit that changes with the clock or at every render: the
         /// walk cannot pass over it.
         var live = false
+        /// Its subtree (itself included) changes with the clock / at every
+        /// render, as of `fingerprint.unit` (a unit, or a layer whose content
+        /// casts a shadow).
+        var timedBelow = false, everyRenderBelow = false
         /// The layer it was recorded under (a layer that moved to another
         /// parent keeps the record its new parent made).
         var parent: ObjectIdentifier?
@@ -86,6 +90,9 @@ final class DamageTracker {
         var ticks: Int64
         /// Drawn as a unit: switching between unit and layer by layer is a change.
         var isUnit: Bool
+        /// Faded as one group: whether it is depends on the sublayers shown,
+        /// and switching changes how every pixel of it rounds.
+        var grouped = false
     }
 
     private var root: Record? = nil
@@ -193,9 +200,16 @@ final class DamageTracker {
         var fingerprint = Fingerprint(generation: layer.renderGeneration, contentsVersion: layer.contents?.version ?? -1,
                                       device: device, alpha: a, flipped: flipped, unit: old?.fingerprint.unit ?? 0, ticks: 0,
                                       isUnit: false)
+        fingerprint.grouped = layer.drawsAsOpacityGroup(opacity)
         let below = old?.subtreeGeneration != layer.subtreeGeneration
-        if casts && (below || old == nil) { fingerprint.unit = DamageTracker.subtreeHash(layer) }
-        let changed = forced || old?.fingerprint != fingerprint
+        var summary = old.map { Summary(hash: $0.fingerprint.unit, timed: $0.timedBelow, everyRender: $0.everyRenderBelow) }
+        if casts && (below || old == nil) { summary = DamageTracker.summary(of: layer) }
+        // The shadow is blurred from what the subtree draws now.
+        if casts, let summary {
+            fingerprint.unit = summary.hash
+            if summary.timed { fingerprint.ticks = ticks }
+        }
+        let changed = forced || old?.fingerprint != fingerprint || (casts && summary?.everyRender == true)
         if let old, !changed, old.parent == parent {
             // Nothing here or below changed, and nothing below moves with the clock.
             if !below && !old.live { return Visit(record: old) }
@@ -207,6 +221,8 @@ final class DamageTracker {
         let oldExtent = old?.extent, oldChildren = old?.children ?? [], oldMask = old?.mask
         let id = ObjectIdentifier(layer)
         let r = fresh(old, layer, fingerprint, parent)
+        r.timedBelow = casts && summary?.timed == true
+        r.everyRenderBelow = casts && summary?.everyRender == true
         var anyChanged = changed
         let innerFlipped = layer.geometryFlipped ? !flipped : flipped
         let own = PixelRect(covering: device.apply(layer.ownExtent), margin: DamageTracker.margin)
@@ -328,13 +344,17 @@ final class DamageTracker {
             for c in old.children { forget(c, under: ObjectIdentifier(layer)) }
             if let m = old.mask { forget(m, under: ObjectIdentifier(layer)) }
         }
-        // The subtree hash is taken again only when something below changed.
-        let hash = old.flatMap { $0.subtreeGeneration == layer.subtreeGeneration ? $0.fingerprint.unit : nil }
-            ?? DamageTracker.subtreeHash(layer)
-        let timed = layer.changesWithTime, everyRender = layer.redrawsEveryRender
+        // The subtree is summed up again only when something below changed.
+        // A layer anywhere below that moves with the clock or draws at every
+        // render (a tiled layer in a rasterized one) makes the unit do so.
+        let summary = old.flatMap {
+            $0.subtreeGeneration == layer.subtreeGeneration
+                ? Summary(hash: $0.fingerprint.unit, timed: $0.timedBelow, everyRender: $0.everyRenderBelow) : nil
+        } ?? DamageTracker.summary(of: layer)
+        let timed = summary.timed, everyRender = summary.everyRender
         let fingerprint = Fingerprint(generation: layer.renderGeneration, contentsVersion: layer.contents?.version ?? -1,
-                                      device: device, alpha: alpha, flipped: flipped, unit: hash, ticks: timed ? ticks : 0,
-                                      isUnit: true)
+                                      device: device, alpha: alpha, flipped: flipped, unit: summary.hash,
+                                      ticks: timed ? ticks : 0, isUnit: true)
         let changed = forced || old?.fingerprint != fingerprint || everyRender
         let oldExtent = old?.extent
         var extent = layer.unitExtent.flatMap { PixelRect(covering: device.apply($0), margin: DamageTracker.margin) }
@@ -351,6 +371,8 @@ final class DamageTracker {
         r.children = []
         r.mask = nil
         r.live = timed || everyRender
+        r.timedBelow = timed
+        r.everyRenderBelow = everyRender
         r.subtreeGeneration = layer.subtreeGeneration
         return Visit(changed: changed, record: r)
     }
@@ -391,19 +413,25 @@ final class DamageTracker {
         (h ^ v) &* 0x100_0000_01b3 &+ 0x9E37_79B9_7F4A_7C15
     }
 
-    /// Every layer below `layer` (masks included) with its generation and
-    /// contents version, in order: any change changes the hash.
-    static func subtreeHash(_ layer: Layer) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// What a subtree draws, summed up: a hash of every layer in it (masks
+    /// included) with its generation and contents version, in order (any
+    /// change changes it), and whether any of them changes with the clock
+    /// alone or draws at every render.
+    struct Summary { var hash: UInt64, timed: Bool, everyRender: Bool }
+
+    static func summary(of layer: Layer) -> Summary {
+        var s = Summary(hash: 0xcbf2_9ce4_8422_2325, timed: false, everyRender: false)
         var stack = [layer]
         while let l = stack.popLast() {
-            h = mix(h, UInt64(UInt(bitPattern: ObjectIdentifier(l).hashValue)))
-            h = mix(h, l.renderGeneration)
-            h = mix(h, UInt64(bitPattern: Int64(l.contents?.version ?? -1)))
+            s.hash = mix(s.hash, UInt64(UInt(bitPattern: ObjectIdentifier(l).hashValue)))
+            s.hash = mix(s.hash, l.renderGeneration)
+            s.hash = mix(s.hash, UInt64(bitPattern: Int64(l.contents?.version ?? -1)))
+            s.timed = s.timed || l.changesWithTime
+            s.everyRender = s.everyRender || l.redrawsEveryRender
             if let m = l.maskLayer { stack.append(m) }
             stack.append(contentsOf: l.sublayers)
         }
-        return h
+        return s
     }
 }
 
