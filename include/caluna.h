@@ -365,7 +365,9 @@ typedef enum caluna_pixel_format {
     CALUNA_BGRA8_STRAIGHT = 3
 } caluna_pixel_format;
 
-/** Lays out what needs it and draws the layer tree into the caller-owned `buffer`.
+/** Lays out what needs it and draws the whole layer tree into the caller-owned `buffer` (a
+ *  host that shows frames every tick wants a render target instead, which redraws only what
+ *  changed: see "Render targets and damage").
  *  `width` × `height` must equal caluna_engine_pixel_size; `stride` (bytes per row) must be
  *  at least width × 4; `buffer_size` (bytes) at least stride × height. Rows are written top
  *  to bottom; padding bytes at the end of a row are not touched. Areas no layer covers are

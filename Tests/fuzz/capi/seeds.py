@@ -107,6 +107,43 @@ def context_ops():
 seeds["drawing"] = [0] + op("caluna_layer_set_draw_callback", E, ID(0), [0], [200], [0]) \
     + op("caluna_layer_display", E, ID(0)) + context_ops()
 
+# Paths in draw callbacks: two displays, each building a path and closing or drawing it
+# (each callback runs up to 3 ops, then answers 0).
+def path_ops():
+    context = [n for n in ops if n.startswith("caluna_context_")]
+    def pick(name, *args):
+        return [0xFF, context.index(name)] + [b for a in args for b in a]
+    first = [3] + pick("caluna_context_move_to", E, ID(0), NUM(1), NUM(1)) \
+        + pick("caluna_context_add_line_to", E, ID(0), NUM(5), NUM(1)) \
+        + pick("caluna_context_close_path", E, ID(0)) + [0]
+    second = [3] + pick("caluna_context_move_to", E, ID(0), NUM(1), NUM(1)) \
+        + pick("caluna_context_add_curve_to", E, ID(0), NUM(2), NUM(5), NUM(4), NUM(5), NUM(6), NUM(1)) \
+        + pick("caluna_context_draw_path", E, ID(0), NAME(5)) + [0]
+    return first, second
+first_path, second_path = path_ops()
+seeds["drawing-paths"] = [0] + op("caluna_layer_set_draw_callback", E, ID(0), [0], [200], [0]) \
+    + op("caluna_layer_display", E, ID(0)) + first_path + op("caluna_layer_display", E, ID(0)) + second_path
+
+# The tree and layer kinds: a sublayer replaced; an emitter's particle count; a pixel buffer
+# layer's frame count; a world's iterations set.
+seeds["tree-kinds-world"] = [0] \
+    + op("caluna_layer_create", E, SLOT(1), OUT) + op("caluna_layer_add_sublayer", E, ID(0), ID(1)) \
+    + op("caluna_layer_create", E, SLOT(2), OUT) \
+    + op("caluna_layer_replace_sublayer", E, ID(0), ID(1), ID(2)) \
+    + op("caluna_layer_create_class", E, NAME(8), SLOT(3), OUT) \
+    + op("caluna_emitter_layer_particle_count", E, ID(3), OUT) \
+    + op("caluna_layer_create_class", E, NAME(9), SLOT(4), OUT) \
+    + op("caluna_pixel_buffer_layer_frames_drawn", E, ID(4), OUT) \
+    + world() + op("caluna_world_set", E, ID(0), NAME(1), [4], OUT)
+
+# A pointer down on the root (delivered by a step), captured, moved 35 points (a pan), its
+# pan translation set.
+def pointer(kind, x, y):
+    return op("caluna_send_pointer", E, [0, kind], [0, 0], [0, x], [0, y], [0, 1], [0, 0], [0])
+seeds["pointer-pan"] = [0] + pointer(1, 5, 5) + op("caluna_engine_step", E, [0]) \
+    + op("caluna_pointer_capture", E, [0, 0], ID(0)) + pointer(2, 40, 40) + op("caluna_engine_step", E, [0]) \
+    + op("caluna_pan_set_translation", E, [0, 0], NUM(0), NUM(0))
+
 # A text layer with one run, read back; a group of one animation, read back; an emitter
 # layer given a cell, whose birth rate is set.
 run = [0] + [0] + [0, 12] + [0, 0] * 4 + [0, 0, 0] + [0] + [0, 0]
@@ -130,6 +167,15 @@ seeds["layer-keys"] = [0] \
     + op("caluna_layer_set", E, ID(0), layer_key_opacity, [NUMBER_VALUE], [0x80, 0], OUT) \
     + op("caluna_layer_get", E, ID(0), layer_key_opacity, OUT) + op("caluna_engine_flush", E) \
     + op("caluna_layer_get_presentation", E, ID(0), layer_key_opacity, OUT)
+
+# A render target of the engine's size in the engine's own buffer: drawn whole, the root's
+# opacity changed, drawn again (the damage), its pixels read, destroyed, drawn when stale.
+target_create = op("caluna_render_target_create", E, [0], [0], [0], SLOT(0), [200], [0], [0, 0], [0], OUT)
+target_draw = op("caluna_render_target_draw", E, ID(0), [200], [100, 4], [200], OUT)
+seeds["render-target"] = [0] + target_create + target_draw \
+    + op("caluna_layer_set", E, ID(0), layer_key_opacity, [NUMBER_VALUE], [0x80, 0], OUT) + target_draw \
+    + op("caluna_render_target_pixels", E, ID(0), OUT, OUT) \
+    + op("caluna_render_target_destroy", E, ID(0)) + target_draw
 
 os.makedirs(out_dir, exist_ok=True)
 for name, data in seeds.items():
