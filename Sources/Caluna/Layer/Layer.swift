@@ -123,9 +123,12 @@ public final class Layer {
 
     /// On a presentation layer: the sublayers (and mask) that changed, or
     /// have changes below, since damage tracking last looked at this layer;
-    /// each is listed once (`changeListedIn`). Weak: a sublayer that leaves
-    /// is not kept alive by the list.
-    var changedChildren: [WeakLayer] = []
+    /// each is listed once (`changeListedIn`). Strong: a weak reference would
+    /// give every presentation layer a side table, which makes each retain
+    /// and release of it in every render the slow kind (solid-layers: 4 %).
+    /// A sublayer that left stays alive only until the list is compacted or
+    /// emptied.
+    var changedChildren: [Layer] = []
     var changeListedIn: ObjectIdentifier? = nil
 
     /// Notes a change to what the layer draws (for its ancestors too).
@@ -139,7 +142,7 @@ public final class Layer {
             let host = ObjectIdentifier(l)
             if child.changeListedIn != host {
                 child.changeListedIn = host
-                l.changedChildren.append(WeakLayer(child))
+                l.changedChildren.append(child)
                 // Without a target rendering, nothing empties the list: keep
                 // it to the layers still attached (amortised O(1)).
                 if l.changedChildren.count > 2 * l.sublayers.count + 64 { l.compactChangedChildren() }
@@ -149,27 +152,28 @@ public final class Layer {
         }
     }
 
-    /// Drops listed layers that are gone or no longer attached here.
+    /// Drops listed layers no longer attached here (one attached here again
+    /// is listed again at its next change).
     func compactChangedChildren() {
-        changedChildren.removeAll { w in
-            guard let c = w.layer, c.hostLayer === self else { return true }
-            return false
+        let me = ObjectIdentifier(self)
+        changedChildren.removeAll { c in
+            guard c.hostLayer !== self else { return false }
+            if c.changeListedIn == me { c.changeListedIn = nil }
+            return true
         }
     }
 
     /// Empties `changedChildren` (damage tracking has looked).
     func clearChangedChildren() {
         guard !changedChildren.isEmpty else { return }
-        for w in changedChildren {
-            if let c = w.layer, c.changeListedIn == ObjectIdentifier(self) { c.changeListedIn = nil }
-        }
+        for c in changedChildren where c.changeListedIn == ObjectIdentifier(self) { c.changeListedIn = nil }
         changedChildren = []
     }
 
     deinit {
         // Frees a deep tree without a native stack frame per level (LayerTeardown).
-        if !sublayers.isEmpty || maskLayer != nil || presentationLayer != nil {
-            LayerTeardown.release(&sublayers, &maskLayer, &presentationLayer)
+        if !sublayers.isEmpty || maskLayer != nil || presentationLayer != nil || !changedChildren.isEmpty {
+            LayerTeardown.release(&sublayers, &changedChildren, &maskLayer, &presentationLayer)
         }
     }
 

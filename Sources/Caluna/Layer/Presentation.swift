@@ -46,16 +46,23 @@ extension Layer {
         let fresh = sublayers.map { $0.ensurePresentation() }
         // A set keeps this linear: a parent of N sublayers commits in O(N).
         let kept = Set(fresh.map(ObjectIdentifier.init))
+        var detached = false
         for old in p.sublayers where old.superlayer === p && !kept.contains(ObjectIdentifier(old)) {
             old.superlayer = nil
+            detached = true
         }
         for s in fresh { s.superlayer = p }
         p.sublayers = fresh
         p.drawingOrderCache = nil
         let freshMask = maskLayer?.ensurePresentation()
-        if let old = p.maskLayer, old !== freshMask, old.maskOwner === p { old.maskOwner = nil }
+        if let old = p.maskLayer, old !== freshMask, old.maskOwner === p {
+            old.maskOwner = nil
+            detached = true
+        }
         freshMask?.maskOwner = p
         p.maskLayer = freshMask
+        // The change list holds its layers strongly: a layer that left goes now.
+        if detached && !p.changedChildren.isEmpty { p.compactChangedChildren() }
     }
 
     /// Replaces a presentation layer's values, keeping its parent's drawing

@@ -281,9 +281,8 @@ final class DamageTracker {
     private func isUnit(_ layer: Layer, _ old: Record?) -> Bool {
         guard let old, old.fingerprint.generation == layer.renderGeneration else { return layer.isDamageUnit }
         if old.subtreeGeneration == layer.subtreeGeneration || old.fingerprint.isUnit { return old.fingerprint.isUnit }
-        return layer.changedChildren.contains { w in
-            guard let c = w.layer, c.superlayer === layer else { return false }
-            return c.kind.preservesDepth || !c.transform.isAffine
+        return layer.changedChildren.contains { c in
+            c.superlayer === layer && (c.kind.preservesDepth || !c.transform.isAffine)
         }
     }
 
@@ -293,7 +292,7 @@ final class DamageTracker {
     /// before (its place in the order is needed: the full walk of the layer).
     private func visitChanged(_ layer: Layer, _ r: Record) -> Visit? {
         let id = ObjectIdentifier(layer)
-        var candidates = layer.changedChildren.compactMap(\.layer).filter { $0.hostLayer === layer }
+        var candidates = layer.changedChildren.filter { $0.hostLayer === layer }
         if r.live { candidates += (r.children + [r.mask].compactMap { $0 }).filter(\.live).compactMap(\.layer) }
         var seen = Set<ObjectIdentifier>()
         candidates = candidates.filter { seen.insert(ObjectIdentifier($0)).inserted }
