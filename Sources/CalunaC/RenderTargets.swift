@@ -99,10 +99,7 @@ public func caluna_render_target_draw(_ e: OpaquePointer?, _ target: UInt64, _ f
         let t = try ce.renderTarget(target, "target")
         var damage = try t.draw(ce.engine, full: full != 0)
         // More rectangles than the caller has room for: the rest join the last one.
-        if damage.count > Int(capacity), capacity > 0 {
-            let tail = damage[Int(capacity - 1)...].dropFirst().reduce(damage[Int(capacity - 1)]) { $0.union($1) }
-            damage = Array(damage.prefix(Int(capacity - 1))) + [tail]
-        }
+        if capacity > 0 { damage = RenderTarget.capped(damage, to: Int(capacity)) }
         if let rects {
             for (i, r) in damage.prefix(Int(capacity)).enumerated() {
                 (rects + 4 * i).update(from: [Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height)], count: 4)

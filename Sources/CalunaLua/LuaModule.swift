@@ -224,8 +224,9 @@ enum LuaModule {
             throw a.fail(1, "nil, a PNG path or {path = …, full = …}")
         }
         let b = try LuaBinding.of(L)
-        try LuaModule.runEngine(L) { try $0.render(into: $0.frameTarget, full: full) }
-        guard let frame = b.engine.frameTarget.frame else { return 0 }
+        var drawn: Image? = nil
+        try LuaModule.runEngine(L) { drawn = try $0.renderRetained(full: full) }
+        guard let frame = drawn else { return 0 }
         if let path {
             try frame.writePNG(to: path, access: b.session.fileAccess, api: a.api)
             return 0

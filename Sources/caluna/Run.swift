@@ -119,9 +119,7 @@ struct Run: ParsableCommand {
                 // The script may already have moved the clock past t.
                 try session.engine.advance(to: max(t, session.engine.mediaTime))
                 // One retained frame: each frame redraws only what changed.
-                let engine = session.engine
-                try engine.render(into: engine.frameTarget)
-                guard let image = engine.frameTarget.frame else { throw CalunaError(.invalidArgument, "nothing was rendered") }
+                let image = try session.engine.renderRetained()
                 lastPath = single ? output : joinPath(output, "frame_" + zeroPadded(i, digits) + ".png")
                 if atomic { try writePNGAtomically(image, to: lastPath) } else { try image.writePNG(to: lastPath, access: .unrestricted) }
                 written.append(lastPath)

@@ -67,17 +67,13 @@ extension Layer {
     /// render redraws: the tiles meeting `dirty` (nil: all), or the frame.
     /// True when the layer was one of them.
     func displayAtRenderTime(dirty: Rect?) -> Bool {
-        // What the next render draws changed, though no property did.
-        if kind == .tiledLayer || kind == .pixelBufferLayer { presentationLayer?.renderChanged() }
         switch kind {
-        case .tiledLayer:
-            (kindCache as? TileCache)?.invalidate(dirty)
-            return true
-        case .pixelBufferLayer:
-            pixelBufferStore.needsFrame = true
-            return true
-        default:
-            return false
+        case .tiledLayer: (kindCache as? TileCache)?.invalidate(dirty)
+        case .pixelBufferLayer: pixelBufferStore.needsFrame = true
+        default: return false
         }
+        // What the next render draws changed, though no property did.
+        presentationLayer?.renderChanged()
+        return true
     }
 }

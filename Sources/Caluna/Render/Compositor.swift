@@ -331,8 +331,6 @@ extension Layer {
         min(max(shadowOpacity, 0), 1) > 0 && (shadowColor?.alpha ?? 0) > 0
     }
 
-    /// More than one thing is drawn, so per-part opacity would differ from
-    /// group opacity where they overlap.
     /// Faded at `opacity` as one offscreen group rather than part by part
     /// (the two round differently): a transform layer applies its opacity
     /// to each sublayer (Apple's rule).
@@ -340,6 +338,8 @@ extension Layer {
         opacity < 1 && (allowsGroupOpacity || shouldRasterize) && drawsOverlappingParts && !kind.preservesDepth
     }
 
+    /// More than one thing is drawn, so per-part opacity would differ from
+    /// group opacity where they overlap.
     var drawsOverlappingParts: Bool {
         var parts = 0
         if backgroundColor != nil { parts += 1 }

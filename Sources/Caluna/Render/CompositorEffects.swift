@@ -143,13 +143,15 @@ extension Compositor {
     /// releases the surface.
     private mutating func blurred(_ source: OpaquePointer, sigma: Double, from needed: PixelRect,
                                   to wanted: PixelRect) -> OpaquePointer? {
-        let key = effects.map { _ in
-            EffectCache.key(source, sigma: sigma, dx: wanted.x - needed.x, dy: wanted.y - needed.y,
-                            w: wanted.width, h: wanted.height)
-        }
-        if let effects, let key, let mask = effects.mask(key, silhouette: source) {
-            stats.effectCacheHits += 1
-            return cairo_surface_reference(mask)
+        var key: EffectCache.Key? = nil
+        if let effects {
+            let k = EffectCache.key(source, sigma: sigma, dx: wanted.x - needed.x, dy: wanted.y - needed.y,
+                                    w: wanted.width, h: wanted.height)
+            if let mask = effects.mask(k, silhouette: source) {
+                stats.effectCacheHits += 1
+                return cairo_surface_reference(mask)
+            }
+            key = k
         }
         guard let target = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(wanted.width), Int32(wanted.height)),
               cairo_surface_status(target) == CAIRO_STATUS_SUCCESS else { return nil }

@@ -51,6 +51,11 @@ final class DamageTracker {
         /// render, as of `fingerprint.unit` (a unit, or a layer whose content
         /// casts a shadow).
         var timedBelow = false, everyRenderBelow = false
+
+        /// The subtree summary as recorded (the hash is the fingerprint's).
+        var summary: Summary {
+            Summary(hash: fingerprint.unit, timed: timedBelow, everyRender: everyRenderBelow)
+        }
         /// The layer it was recorded under (a layer that moved to another
         /// parent keeps the record its new parent made).
         var parent: ObjectIdentifier?
@@ -202,7 +207,7 @@ final class DamageTracker {
                                       isUnit: false)
         fingerprint.grouped = layer.drawsAsOpacityGroup(opacity)
         let below = old?.subtreeGeneration != layer.subtreeGeneration
-        var summary = old.map { Summary(hash: $0.fingerprint.unit, timed: $0.timedBelow, everyRender: $0.everyRenderBelow) }
+        var summary = old?.summary
         if casts && (below || old == nil) { summary = DamageTracker.summary(of: layer) }
         // The shadow is blurred from what the subtree draws now.
         if casts, let summary {
@@ -346,10 +351,8 @@ final class DamageTracker {
         // The subtree is summed up again only when something below changed.
         // A layer anywhere below that moves with the clock or draws at every
         // render (a tiled layer in a rasterized one) makes the unit do so.
-        let summary = old.flatMap {
-            $0.subtreeGeneration == layer.subtreeGeneration
-                ? Summary(hash: $0.fingerprint.unit, timed: $0.timedBelow, everyRender: $0.everyRenderBelow) : nil
-        } ?? DamageTracker.summary(of: layer)
+        let summary = old.flatMap { $0.subtreeGeneration == layer.subtreeGeneration ? $0.summary : nil }
+            ?? DamageTracker.summary(of: layer)
         let timed = summary.timed, everyRender = summary.everyRender
         let fingerprint = Fingerprint(generation: layer.renderGeneration, contentsVersion: layer.contents?.version ?? -1,
                                       device: device, alpha: alpha, flipped: flipped, unit: summary.hash,

@@ -70,10 +70,7 @@ public final class EffectCache {
 
     /// The mask for `key` whose silhouette has the same bytes, or nil.
     func mask(_ key: Key, silhouette: OpaquePointer) -> OpaquePointer? {
-        guard let e = entries[key] else { return nil }
-        cairo_surface_flush(silhouette)
-        guard let data = cairo_image_surface_get_data(silhouette) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(silhouette))
+        guard let e = entries[key], let (data, stride) = EffectCache.rows(silhouette) else { return nil }
         for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
         e.lastUsed = use
         return e.mask
@@ -84,10 +81,8 @@ public final class EffectCache {
     func insert(_ key: Key, silhouette: OpaquePointer, mask: OpaquePointer, memory: MemoryLedger?) {
         let size = key.sw * key.sh + key.w * key.h
         guard size <= EffectCache.largestEntry,
-              let charge = try? MemoryCharge(memory, size, "shadow cache") else { return }
-        cairo_surface_flush(silhouette)
-        guard let data = cairo_image_surface_get_data(silhouette) else { return }
-        let stride = Int(cairo_image_surface_get_stride(silhouette))
+              let charge = try? MemoryCharge(memory, size, "shadow cache"),
+              let (data, stride) = EffectCache.rows(silhouette) else { return }
         let copy = UnsafeMutableRawPointer.allocate(byteCount: max(key.sw * key.sh, 1), alignment: 8)
         for y in 0..<key.sh { memcpy(copy + y * key.sw, data + y * stride, key.sw) }
         let e = Entry(silhouette: copy, mask: cairo_surface_reference(mask), bytes: size, charge: charge)
@@ -109,9 +104,7 @@ public final class EffectCache {
 
     /// A 64-bit hash of the rows' bytes (8 at a time).
     static func hash(_ s: OpaquePointer, _ w: Int, _ h: Int) -> UInt64 {
-        cairo_surface_flush(s)
-        guard let data = cairo_image_surface_get_data(s) else { return 0 }
-        let stride = Int(cairo_image_surface_get_stride(s))
+        guard let (data, stride) = rows(s) else { return 0 }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for y in 0..<h {
             let row = UnsafeRawPointer(data + y * stride)
@@ -128,5 +121,12 @@ public final class EffectCache {
             hash = (hash ^ UInt64(y)) &* 0x9E37_79B9_7F4A_7C15
         }
         return hash
+    }
+
+    /// An image surface's pixels, flushed, and its stride (nil without pixels).
+    private static func rows(_ s: OpaquePointer) -> (UnsafeMutablePointer<UInt8>, Int)? {
+        cairo_surface_flush(s)
+        guard let data = cairo_image_surface_get_data(s) else { return nil }
+        return (data, Int(cairo_image_surface_get_stride(s)))
     }
 }

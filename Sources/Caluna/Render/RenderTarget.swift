@@ -23,8 +23,6 @@ public final class RenderTarget {
     /// damage is copied to `frame`. Kept between renders of one size.
     private var scratch: Image? = nil
     private var scale = 0.0
-    /// The engine's effect cache, for the render in progress.
-    private var effects: EffectCache? = nil
 
     public init() {}
 
@@ -41,7 +39,6 @@ public final class RenderTarget {
     /// pixels; returns the damage.
     func render(root: Layer, width: Int, height: Int, scale: Double, ticks: Int64, full: Bool,
                 effects: EffectCache?, stats: inout FrameStats) throws -> [PixelRect] {
-        self.effects = effects
         effects?.beginRender()
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         let ctm = AffineTransform.scale(scale, scale)
@@ -49,23 +46,24 @@ public final class RenderTarget {
         if !reuse { tracker.reset() }
         tracker.update(root: root, canvas: ctm, pixels: canvas, ticks: ticks)
         self.scale = scale
-        guard reuse, let frame, !tracker.needsFullRedraw else { return try redrawAll(root, canvas, scale, &stats) }
+        guard reuse, let frame, !tracker.needsFullRedraw else { return try redrawAll(root, canvas, scale, effects, &stats) }
         let damaged = RenderTarget.merge(tracker.damage.map { $0.intersection(canvas) }.filter { !$0.isEmpty })
         lastWasFull = false
         damage = damaged
         guard !damaged.isEmpty else { return [] }
-        guard damaged.reduce(0, { $0 + $1.area }) * 2 <= canvas.area else { return try redrawAll(root, canvas, scale, &stats) }
+        guard damaged.reduce(0, { $0 + $1.area }) * 2 <= canvas.area else { return try redrawAll(root, canvas, scale, effects, &stats) }
         if scratch?.width != width || scratch?.height != height {
             scratch = try Image(width: width, height: height)
             scratch!.endClearShortcut()
         }
         let region = RenderTarget.disjoint(damaged)
-        try draw(root, into: scratch!, region: region, scale: scale, stats: &stats)
+        try draw(root, into: scratch!, region: region, scale: scale, effects: effects, stats: &stats)
         RenderTarget.copy(region, from: scratch!, to: frame)
         return damaged
     }
 
-    private func redrawAll(_ root: Layer, _ canvas: PixelRect, _ scale: Double, _ stats: inout FrameStats) throws -> [PixelRect] {
+    private func redrawAll(_ root: Layer, _ canvas: PixelRect, _ scale: Double, _ effects: EffectCache?,
+                           _ stats: inout FrameStats) throws -> [PixelRect] {
         let image = try Image(width: canvas.width, height: canvas.height)
         try Compositor.drawTree(root, on: image, scale: scale, effects: effects, stats: &stats)
         frame = image
@@ -77,7 +75,8 @@ public final class RenderTarget {
     /// Clears `region` (disjoint rectangles) of `image` and draws every
     /// subtree that reaches it (Compositor.PartialRedraw): only the region's
     /// pixels are exact.
-    private func draw(_ root: Layer, into image: Image, region: [PixelRect], scale: Double, stats: inout FrameStats) throws {
+    private func draw(_ root: Layer, into image: Image, region: [PixelRect], scale: Double, effects: EffectCache?,
+                      stats: inout FrameStats) throws {
         let cr = cairo_create(image.surface)!
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         for r in region { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
@@ -109,7 +108,7 @@ public final class RenderTarget {
     /// Overlapping or touching rectangles joined into their bounding box
     /// when that adds little; at most `maximumDamageRects`.
     static func merge(_ rects: [PixelRect]) -> [PixelRect] {
-        if rects.count > 64 * maximumDamageRects { return [rects.dropFirst().reduce(rects[0]) { $0.union($1) }] }
+        if rects.count > 64 * maximumDamageRects { return capped(rects, to: 1) }
         var out: [PixelRect] = []
         for r in rects {
             var r = r
@@ -127,11 +126,13 @@ public final class RenderTarget {
             }
             out.append(r)
         }
-        while out.count > maximumDamageRects {
-            let last = out.removeLast()
-            out[out.count - 1] = out[out.count - 1].union(last)
-        }
-        return out
+        return capped(out, to: maximumDamageRects)
+    }
+
+    /// At most `n` (≥ 1) rectangles: those past the n-th are joined into it.
+    public static func capped(_ rects: [PixelRect], to n: Int) -> [PixelRect] {
+        guard rects.count > n else { return rects }
+        return Array(rects.prefix(n - 1)) + [rects[(n - 1)...].dropFirst().reduce(rects[n - 1]) { $0.union($1) }]
     }
 
     /// Copies whole pixels of `rects` from one bitmap to another of the same size.
@@ -233,5 +234,14 @@ extension Engine {
             stats.noteDamage(damage, full: target.lastWasFull)
             return damage
         }
+    }
+
+    /// Renders into the engine's own `frameTarget` (what changed since its
+    /// last render; everything with `full`) and returns its frame: the same
+    /// bitmap, changed in place by the next render (copy it to keep it).
+    public func renderRetained(full: Bool = false) throws -> Image {
+        try render(into: frameTarget, full: full)
+        guard let frame = frameTarget.frame else { throw CalunaError(.invalidArgument, "render: no frame was drawn") }
+        return frame
     }
 }
