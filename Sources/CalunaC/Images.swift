@@ -222,7 +222,7 @@ func pixelFormat(_ raw: Int32) throws -> PixelFormat {
 
 /// Width × height pixels at `stride` bytes per row: the stride fits a row and
 /// `stride × height` fits `available` bytes (when given), without overflow.
-private func checkLayout(width: Int, height: Int, stride: Int32, available: UInt?) throws {
+func checkLayout(width: Int, height: Int, stride: Int32, available: UInt?) throws {
     let rowBytes = Int64(width) * 4
     guard Int64(stride) >= rowBytes else {
         throw CalunaError(.invalidArgument, "stride \(stride) is smaller than width × 4 = \(rowBytes) bytes")

@@ -7,25 +7,14 @@ import CalunaBridge
 public func caluna_render(_ e: OpaquePointer?, _ buffer: UnsafeMutableRawPointer?, _ bufferSize: UInt,
                           _ width: Int32, _ height: Int32, _ stride: Int32, _ format: Int32) -> Int32 {
     withEngine(e, "caluna_render") { ce in
-        guard let fmt = PixelFormat(rawValue: format) else {
-            throw CalunaError(.invalidArgument, "format \(format) is not a caluna_pixel_format (0…3)")
-        }
+        let fmt = try pixelFormat(format)
         guard let buffer else { throw CalunaError(.invalidArgument, "buffer is NULL") }
         let (pw, ph) = ce.engine.pixelSize
         guard Int(width) == pw, Int(height) == ph else {
             throw CalunaError(.invalidArgument,
                 "width × height is \(width)×\(height) but the engine renders \(pw)×\(ph) pixels (see caluna_engine_pixel_size)")
         }
-        // Int64 arithmetic on 32-bit inputs cannot overflow; checked anyway.
-        let (rowBytes, o1) = Int64(width).multipliedReportingOverflow(by: 4)
-        guard !o1, Int64(stride) >= rowBytes else {
-            throw CalunaError(.invalidArgument, "stride \(stride) is smaller than width × 4 = \(rowBytes) bytes")
-        }
-        let (needed, o2) = Int64(stride).multipliedReportingOverflow(by: Int64(height))
-        guard !o2, needed >= 0, UInt64(needed) <= UInt64(bufferSize) else {
-            throw CalunaError(.invalidArgument,
-                "buffer_size \(bufferSize) is smaller than stride × height = \(stride) × \(height) bytes")
-        }
+        try checkLayout(width: Int(width), height: Int(height), stride: stride, available: bufferSize)
         let image = try ce.engine.render()
         guard image.width == pw, image.height == ph else {
             throw CalunaError(.invalidArgument, "the rendered image is \(image.width)×\(image.height), expected \(pw)×\(ph)")

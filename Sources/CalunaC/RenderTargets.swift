@@ -61,25 +61,16 @@ public func caluna_render_target_create(_ e: OpaquePointer?, _ buffer: UnsafeMut
     out?.pointee = 0
     return withEngine(e, "caluna_render_target_create") { ce in
         let o = try output(out, "out")
-        guard let fmt = PixelFormat(rawValue: format) else {
-            throw CalunaError(.invalidArgument, "format \(format) is not a caluna_pixel_format (0…3)")
-        }
+        let fmt = try pixelFormat(format)
         try Image.checkSize(Int(width), Int(height), "render target")
         let rowBytes = Int(width) * 4
         let rowStride = buffer == nil && stride == 0 ? rowBytes : Int(stride)
-        guard rowStride >= rowBytes else {
-            throw CalunaError(.invalidArgument, "stride \(stride) is smaller than width × 4 = \(rowBytes) bytes")
-        }
+        try checkLayout(width: Int(width), height: Int(height), stride: Int32(rowStride),
+                        available: buffer == nil ? nil : bufferSize)
         // The engine's own rows are padded for alignment at most, not by any amount asked.
         guard buffer != nil || rowStride <= rowBytes + CRenderTarget.maximumPadding else {
             throw CalunaError(.invalidArgument,
                 "stride \(stride) pads an engine-owned row by more than \(CRenderTarget.maximumPadding) bytes")
-        }
-        // checkSize bounds width and height (≤ 16384), so this cannot overflow.
-        let needed = rowStride * Int(height)
-        if buffer != nil, UInt(needed) > bufferSize {
-            throw CalunaError(.invalidArgument,
-                "buffer_size \(bufferSize) is smaller than stride × height = \(rowStride) × \(height) bytes")
         }
         let t = try CRenderTarget(width: Int(width), height: Int(height), stride: rowStride, format: fmt, hostBuffer: buffer)
         let id = try ce.renderTargets.id(for: t)
