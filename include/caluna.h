@@ -130,8 +130,10 @@ extern "C" {
  *         covers engine memory; path-taking calls refuse paths a sandbox does not grant.
  *    1.9  render targets: retained frames redrawn where damaged (caluna_render_target_*);
  *         caluna_stats damaged_pixels, damage_rects, full_redraws, effect_cache_hits and
- *         _misses. */
-#define CALUNA_ABI_MINOR_VERSION 9
+ *         _misses.
+ *    1.10 threads: caluna_engine_options.render_threads; caluna_stats render_threads and
+ *         bands_drawn. */
+#define CALUNA_ABI_MINOR_VERSION 10
 
 /* A cast that strict C++ warnings (-Wold-style-cast) accept; used by the inline helpers. */
 #ifdef __cplusplus
@@ -225,6 +227,16 @@ typedef struct caluna_engine_options {
     /** Pixels per point, in (0, 16] (default 1). The output must stay within 16384 pixels
      *  per side and 2^27 pixels in all. */
     double scale;
+    /** Threads each render draws on, 1 … 64; 0 (the default) is one per core, 1 draws on
+     *  the calling thread alone (ABI 1.10; read only when struct_size covers it). The
+     *  region a render redraws is cut into horizontal bands drawn at once by a worker
+     *  pool the engine owns (started by the first render that needs it, joined by
+     *  caluna_engine_destroy); the pixels are the same for every count. Draw, tile and
+     *  frame callbacks always run on the thread that called the render, never on a
+     *  worker. Regions under 32768 pixels are drawn by the calling thread alone, and the
+     *  workers' bitmaps (one frame each) take at most 256 MiB, charged to the memory cap.
+     *  A band needing a callback or a cache fill is drawn again on the calling thread. */
+    int32_t render_threads;
 } caluna_engine_options;
 
 /** The defaults: struct_size set, 320 × 480 points, scale 1. */
@@ -405,6 +417,13 @@ caluna_status caluna_render_png(caluna_engine *e, const char *path);
  * The host must not change the target's buffer between draws (or must pass full = 1).
  * A target is an id like the others (see "Ownership" above): OWNED by the caller,
  * ended with caluna_render_target_destroy or with the engine.
+ *
+ * Threads: caluna_render and caluna_render_target_draw cut the region they redraw into
+ * horizontal bands drawn at once, one per thread (caluna_engine_options.render_threads;
+ * by default one per core). The call returns when every band is done; the bytes are the
+ * same for every thread count. Callbacks (draw, tiles, pixel buffer frames) run only on the
+ * calling thread, never while workers draw. caluna_stats render_threads and bands_drawn say
+ * what the last render used.
  */
 
 /** A render target id (ABI 1.9). 0 means none. */
@@ -623,7 +642,7 @@ typedef struct caluna_value {
 
 /* The library reads caluna_value with this exact layout (LP64 and LLP64 with 8-byte doubles). */
 typedef char caluna_value_layout_check_[(sizeof(caluna_value) == 136 && offsetof(caluna_value, u) == 8) ? 1 : -1];
-typedef char caluna_engine_options_layout_check_[(sizeof(caluna_engine_options) == 32) ? 1 : -1];
+typedef char caluna_engine_options_layout_check_[(sizeof(caluna_engine_options) == 40) ? 1 : -1];
 
 static inline caluna_value caluna_nil(void) {
     caluna_value v;
@@ -2025,9 +2044,14 @@ typedef struct caluna_stats {
      *  had to blur and kept (ABI 1.9). */
     int64_t effect_cache_hits;
     int64_t effect_cache_misses;
+    /** Threads the last render drew on (1 without workers; 0 when it drew nothing) and the
+     *  horizontal bands it cut its region into, one per thread (ABI 1.10; see
+     *  caluna_engine_options.render_threads). */
+    int64_t render_threads;
+    int64_t bands_drawn;
 } caluna_stats;
 
-typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 184 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
+typedef char caluna_stats_layout_check_[(sizeof(caluna_stats) == 200 && offsetof(caluna_stats, layers_visited) == 8) ? 1 : -1];
 
 /** All zero with struct_size set: what caluna_engine_stats expects. */
 static inline caluna_stats caluna_stats_default(void) {

@@ -21,6 +21,16 @@ public final class Engine {
     public let frameTarget = RenderTarget()
     /// Blurred shadow masks kept between renders (EffectCache.swift).
     public let effectCache = EffectCache()
+    /// Threads a render draws on (RenderBands.swift), 1 …
+    /// `RenderBands.maximumThreads`; by default the number of cores. 1: the
+    /// calling thread alone. Set with `setRenderThreads`.
+    public internal(set) var renderThreads = Engine.defaultRenderThreads
+    /// The workers of `renderThreads` (made by the first render that uses them).
+    var renderWorkers: RenderWorkers? = nil
+    /// A region smaller than this (pixels) is drawn by one thread (tests lower it).
+    var renderBandMinimumPixels = RenderBands.minimumParallelPixels
+    /// Counts renders (from 1): what happens once per render is keyed by it.
+    var renderSerial: UInt64 = 0
     /// Layers marked by setNeedsDisplay, drawn by the next display pass.
     var layersNeedingDisplay: [WeakLayer] = []
 
@@ -159,6 +169,13 @@ public final class Engine {
     /// redraws only the damage). Areas no layer covers are transparent.
     public func render() throws -> Image {
         try checkNotInFrame("render")
+        // On several threads, bands need the damage records of a target: the
+        // engine's own, redrawn in full, its frame given away.
+        let (w, h) = pixelSize
+        if renderBands.bandCount(pixels: w * h, width: w, height: h) > 1 {
+            try render(into: frameTarget, full: true)
+            if let frame = frameTarget.takeFrame() { return frame }
+        }
         return try memory.withCurrent { try renderFrame(effects: effectCache) }
     }
 
@@ -171,6 +188,7 @@ public final class Engine {
 
     private func renderFrame(effects: EffectCache?) throws -> Image {
         try flush()
+        renderSerial &+= 1
         let (w, h) = pixelSize
         let target = try Image(width: w, height: h, memory: memory)
         var stats = pendingStats
@@ -178,6 +196,7 @@ public final class Engine {
         defer { lastFrameStats = stats }
         effects?.beginRender()
         try Compositor.drawTree(root.ensurePresentation(), on: target, scale: scale, effects: effects, stats: &stats)
+        (stats.renderThreads, stats.bandsDrawn) = (1, 1)
         stats.noteDamage([PixelRect(x: 0, y: 0, width: w, height: h)], full: true)
         return target
     }

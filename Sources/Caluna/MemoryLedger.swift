@@ -26,6 +26,8 @@ public final class MemoryLedger: @unchecked Sendable {
         var external: (@Sendable () -> Int)? = nil
         var reclaim: (@Sendable () -> Void)? = nil
         var reclaiming = false
+        /// `external()` as read when a parallel section began (nil: ask it).
+        var frozenExternal: Int? = nil
     }
     private let state = Mutex(State())
 
@@ -78,7 +80,7 @@ public final class MemoryLedger: @unchecked Sendable {
     /// again through itself); true when it ran.
     private func reclaimOnce() -> Bool {
         let run: (@Sendable () -> Void)? = state.withLock { s in
-            guard !s.reclaiming, let r = s.reclaim else { return nil }
+            guard !s.reclaiming, s.frozenExternal == nil, let r = s.reclaim else { return nil }
             s.reclaiming = true
             return r
         }
@@ -97,7 +99,8 @@ public final class MemoryLedger: @unchecked Sendable {
     private func admit(_ bytes: Int, _ what: () -> String, commit: Bool) throws {
         guard bytes >= 0 else { throw CalunaError.invalid("\(what()): a negative memory charge (\(bytes) bytes)") }
         // Asked outside the lock: the callback may take locks of its own.
-        let ext = state.withLock { $0.limit } > 0 ? max(external?() ?? 0, 0) : 0
+        let (limited, frozen) = state.withLock { ($0.limit > 0, $0.frozenExternal) }
+        let ext = limited ? frozen ?? max(external?() ?? 0, 0) : 0
         enum Outcome { case admitted, overflow, refused(limit: Int) }
         let outcome: Outcome = state.withLock { s in
             let (total, o1) = s.used.addingReportingOverflow(bytes)
@@ -116,6 +119,20 @@ public final class MemoryLedger: @unchecked Sendable {
         case .refused(let limit):
             throw CalunaError(.outOfMemory, "\(what()): the engine memory limit (\(MemoryLedger.mebibytes(limit)) MiB) is reached")
         }
+    }
+
+    /// Runs `body` while several threads charge this ledger (a render's
+    /// bands): `external` is read once before, and nothing is reclaimed (both
+    /// call into a script's state, which only its own thread may touch); a
+    /// charge that would need reclaiming is refused instead.
+    func withFrozenExternal<R>(_ body: () throws -> R) rethrows -> R {
+        let ext = max(external?() ?? 0, 0)
+        let previous = state.withLock { s in
+            defer { s.frozenExternal = ext }
+            return s.frozenExternal
+        }
+        defer { state.withLock { $0.frozenExternal = previous } }
+        return try body()
     }
 
     /// Adds bytes already allocated (after a `check`): never refused, so

@@ -12,6 +12,15 @@ public final class Session {
     /// The gate every call naming a file goes through (FileAccess.swift):
     /// unrestricted unless a sandbox narrows it; kept across `reset`.
     public var fileAccess: FileAccess = .unrestricted
+    /// Threads each engine of the session renders on (`Engine.setRenderThreads`:
+    /// 0 is one per core); kept across `reset`.
+    public private(set) var renderThreads = 0
+
+    /// Sets `renderThreads` for this engine and those `reset` makes.
+    public func setRenderThreads(_ n: Int) throws {
+        try engine.setRenderThreads(n)
+        renderThreads = n
+    }
 
     public init(size: Size = Engine.defaultSize, scale: Double = 1) throws {
         let m = MemoryLedger()
@@ -23,6 +32,7 @@ public final class Session {
     /// tests). Ids of the old engine become foreign.
     public func reset(size: Size, scale: Double) throws {
         let e = try Engine(size: size, scale: scale, memory: memory)
+        try e.setRenderThreads(renderThreads)
         engine = e
         handles = HandleTable()
     }

@@ -9,6 +9,8 @@ import Glibc
 private enum OptionsLayout {
     static let structSize = 0, width = 8, height = 16, scale = 24
     static let size: UInt32 = 32
+    /// ABI 1.10: read when struct_size covers it.
+    static let renderThreads = 32, withThreads: UInt32 = 36
 }
 
 @_cdecl("caluna_engine_create")
@@ -17,7 +19,7 @@ public func caluna_engine_create(_ opts: UnsafeRawPointer?, _ out: UnsafeMutable
     let function = "caluna_engine_create"
     do {
         let out = try output(out, "out")
-        var size = Engine.defaultSize, scale = 1.0
+        var size = Engine.defaultSize, scale = 1.0, threads: Int32 = 0
         if let opts {
             let n = opts.loadUnaligned(fromByteOffset: OptionsLayout.structSize, as: UInt32.self)
             guard n >= OptionsLayout.size else {
@@ -27,8 +29,13 @@ public func caluna_engine_create(_ opts: UnsafeRawPointer?, _ out: UnsafeMutable
             size = Size(opts.loadUnaligned(fromByteOffset: OptionsLayout.width, as: Double.self),
                         opts.loadUnaligned(fromByteOffset: OptionsLayout.height, as: Double.self))
             scale = opts.loadUnaligned(fromByteOffset: OptionsLayout.scale, as: Double.self)
+            if n >= OptionsLayout.withThreads {
+                threads = opts.loadUnaligned(fromByteOffset: OptionsLayout.renderThreads, as: Int32.self)
+            }
         }
-        let ce = try CEngine(session: Session(size: size, scale: scale))
+        let session = try Session(size: size, scale: scale)
+        try session.setRenderThreads(Int(threads))
+        let ce = try CEngine(session: session)
         out.pointee = registerEngine(ce)
         return CalunaStatus.ok
     } catch {

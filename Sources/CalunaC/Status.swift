@@ -12,7 +12,7 @@ let calunaABIVersion: Int32 = 1
 /// 2: transactions, layer actions, Transition; 3: images, contents, effects, drawing, stats;
 /// 4: physics; 5: transforms, CATransformLayer; 6: input events and handlers; 7: specialised
 /// layers; 8: the sandbox options and CALUNA_ERR_LIMIT).
-let calunaABIMinorVersion: Int32 = 9
+let calunaABIMinorVersion: Int32 = 10
 
 /// A C string that lives for the whole process.
 func staticCString(_ s: String) -> UnsafePointer<CChar> {

@@ -189,7 +189,19 @@ enum LuaModule {
 
     static let setup: LuaFunction = { L in protect(L) { L in
         let (size, scale) = try LuaModule.outputOptions(L, "ca.setup", at: 1)
-        try LuaBinding.of(L).engine.setup(size: size, scale: scale)
+        var threads: Int? = nil
+        if lua_type(L, 1) == LUA_TTABLE {
+            defer { L.pop() }
+            if L.rawField(1, "threads") != LUA_TNIL {
+                guard let n = L.number(-1), n == n.rounded(), abs(n) < 1e9 else {
+                    throw CalunaError(.typeMismatch, "ca.setup: threads expects a whole number (0 for one per core)")
+                }
+                threads = Int(n)
+            }
+        }
+        let b = try LuaBinding.of(L)
+        try b.engine.setup(size: size, scale: scale)
+        if let threads { try b.session.setRenderThreads(threads) }
         return 0
     } }
 

@@ -32,7 +32,7 @@ final class AnimatedLayers: Benchmark {
         tracks = t
         positions = Array(repeating: .zero, count: t.count)
         opacities = Array(repeating: 0, count: t.count)
-        engine = try Engine(size: Size(1280, 720), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(1280, 720), scale: 1)
         var ls: [Layer] = []
         for tr in t {
             let l = engine.makeLayer()

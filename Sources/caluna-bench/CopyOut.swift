@@ -18,7 +18,7 @@ final class CopyOut: Benchmark {
     var unitsPerRun: Int { 2 }
 
     init() throws {
-        let engine = try Engine(size: Size(Double(CopyOut.width), Double(CopyOut.height)), scale: 1)
+        let engine = try Engine.singleThreaded(size: Size(Double(CopyOut.width), Double(CopyOut.height)), scale: 1)
         var rng = LCG(seed: 0xC0_9700)
         for i in 0..<400 {
             let l = engine.makeLayer()

@@ -31,7 +31,7 @@ final class DamageMove: Benchmark {
             s.append((r, Color(r8: rng.below(256), g8: rng.below(256), b8: rng.below(256), a8: i % 4 == 3 ? 160 : 255)))
         }
         statics = s
-        engine = try Engine(size: Size(Double(DamageMove.width), Double(DamageMove.height)), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(Double(DamageMove.width), Double(DamageMove.height)), scale: 1)
         engine.root.backgroundColor = background
         for (r, c) in statics {
             let l = engine.makeLayer()

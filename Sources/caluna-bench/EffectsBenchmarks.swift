@@ -41,7 +41,7 @@ enum EffectsScene {
         Color(r8: (i * 37) % 256, g8: (i * 91) % 256, b8: (i * 53) % 256)
     }
 
-    static func engine() throws -> Engine { try Engine(size: Size(Double(width), Double(height)), scale: 1) }
+    static func engine() throws -> Engine { try Engine.singleThreaded(size: Size(Double(width), Double(height)), scale: 1) }
 }
 
 /// (a) cornerRadius + masksToBounds + a sublayer, 100 times.
@@ -185,7 +185,7 @@ class ShadowBlur: CairoPeerBenchmark {
 
     required init() throws {
         let n = Self.side, (lo, hi) = Self.box
-        engine = try Engine(size: Size(Double(n), Double(n)), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(Double(n), Double(n)), scale: 1)
         engine.root.backgroundColor = .white
         let card = engine.makeLayer()
         card.frame = Rect(Double(lo), Double(lo), Double(hi - lo), Double(hi - lo))

@@ -19,7 +19,7 @@ final class EmitterParticles: CairoPeerBenchmark {
     var tolerance: Int { 1 }
 
     init() throws {
-        engine = try Engine(size: Size(EmitterParticles.width, EmitterParticles.height), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(EmitterParticles.width, EmitterParticles.height), scale: 1)
         engine.root.backgroundColor = .black
         let n = EmitterParticles.side
         let white = [UInt8](repeating: 255, count: n * n * 4)

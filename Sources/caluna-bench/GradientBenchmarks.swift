@@ -14,7 +14,7 @@ final class GradientLayers: CairoPeerBenchmark {
     var detail: String { "100 layers 600x600" }
 
     init() throws {
-        engine = try Engine(size: Size(600, 600), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(600, 600), scale: 1)
         engine.root.backgroundColor = .black
         for i in 0..<100 {
             let g = engine.makeLayer(kind: .gradientLayer)
@@ -64,7 +64,7 @@ final class ReplicatorRing: CairoPeerBenchmark {
     }
 
     init() throws {
-        engine = try Engine(size: Size(500, 650), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(500, 650), scale: 1)
         engine.root.backgroundColor = .black
         let r = engine.makeLayer(kind: .replicatorLayer)
         try r.setValue(.rect(Rect(100, 0, 300, 300)), forKeyPath: "frame")

@@ -173,3 +173,13 @@ func cairoSurface(_ width: Double, _ height: Double) throws -> OpaquePointer {
     }
     return surface
 }
+
+extension Engine {
+    /// An engine drawing on the calling thread alone: rows compare it with a
+    /// single-threaded peer (`parallel-frame` measures threads).
+    static func singleThreaded(size: Size, scale: Double = 1) throws -> Engine {
+        let engine = try Engine(size: size, scale: scale)
+        try engine.setRenderThreads(1)
+        return engine
+    }
+}

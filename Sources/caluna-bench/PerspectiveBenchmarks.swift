@@ -21,7 +21,7 @@ final class PerspectiveGrid: CairoPeerBenchmark {
 
     /// The grid in a container whose sublayerTransform has `m34`.
     static func scene(m34: Double, configure: (Layer) -> Void = { _ in }) throws -> Engine {
-        let e = try Engine(size: Size(width, height), scale: 1)
+        let e = try Engine.singleThreaded(size: Size(width, height), scale: 1)
         e.root.backgroundColor = .black
         let container = e.makeLayer()
         container.frame = Rect(0, 0, width, height)

@@ -21,7 +21,7 @@ final class ShadowCards: Benchmark {
     var detail: String { "100 cards, σ 8, 1000x1000" }
 
     init() throws {
-        let engine = try Engine(size: Size(Double(ShadowCards.side), Double(ShadowCards.side)), scale: 1)
+        let engine = try Engine.singleThreaded(size: Size(Double(ShadowCards.side), Double(ShadowCards.side)), scale: 1)
         self.engine = engine
         engine.root.backgroundColor = Color(r8: 230, g8: 230, b8: 230)
         cards = try (0..<100).map { i in

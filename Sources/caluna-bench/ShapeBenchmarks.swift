@@ -30,7 +30,7 @@ class ShapeStroke: CairoPeerBenchmark {
     var strokeEnd: Double { 1 }
 
     required init() throws {
-        engine = try Engine(size: Size(ShapeStroke.width, ShapeStroke.height), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(ShapeStroke.width, ShapeStroke.height), scale: 1)
         engine.root.backgroundColor = .white
         path = ShapeStroke.makePath()
         let shape = engine.makeLayer(kind: .shapeLayer)

@@ -26,7 +26,7 @@ final class SolidLayers: CairoPeerBenchmark {
         }
         scene = s
 
-        engine = try Engine(size: Size(Double(SolidLayers.width), Double(SolidLayers.height)), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(Double(SolidLayers.width), Double(SolidLayers.height)), scale: 1)
         engine.root.backgroundColor = .white
         for (rect, color) in scene {
             let l = engine.makeLayer()

@@ -34,7 +34,7 @@ class TextFrames: CairoPeerBenchmark {
     var detail: String { "300x200 15pt justified" }
 
     required init() throws {
-        engine = try Engine(size: Size(TextFrames.width, TextFrames.height), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(TextFrames.width, TextFrames.height), scale: 1)
         engine.root.backgroundColor = .white
         text = engine.makeLayer(kind: .textLayer)
         text.frame = Rect(10, 20, 300, 200)

@@ -25,7 +25,7 @@ final class TiledPan: CairoPeerBenchmark {
     static func offset(_ n: Int) -> Double { Double(n * 32 % Int(picture - side)) }
 
     required init() throws {
-        engine = try Engine(size: Size(TiledPan.side, TiledPan.side), scale: 1)
+        engine = try Engine.singleThreaded(size: Size(TiledPan.side, TiledPan.side), scale: 1)
         tiled = engine.makeLayer(kind: .tiledLayer)
         try tiled.setValue(.number(0), forKeyPath: "fadeDuration")
         tiled.anchorPoint = .zero

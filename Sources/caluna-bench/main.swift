@@ -22,6 +22,7 @@ let allBenchmarks: [Benchmark.Type] = [
     CopyOut.self,
     DamageMove.self,
     ShadowCards.self,
+    ParallelFrame.self,
 ]
 
 let usage = """

@@ -65,7 +65,13 @@ struct Run: ParsableCommand {
     @Flag(help: "Print each frame's statistics (layers drawn, offscreen passes, raster cache hits, draw callbacks, bytes held …) to stderr, then totals and maxima.")
     var stats = false
 
+    @Option(help: ArgumentHelp("Threads each frame is drawn on, 1…\(Engine.maximumRenderThreads) (1: no worker threads); by default one per core, or what the scene's ca.setup{threads} asks.", valueName: "N"))
+    var threads: Int? = nil
+
     func validate() throws {
+        if let n = threads, n < 1 || n > Engine.maximumRenderThreads {
+            throw ValidationError("--threads must be in 1…\(Engine.maximumRenderThreads)")
+        }
         guard frames >= 1, frames <= 1_000_000 else { throw ValidationError("--frames must be in 1…1000000") }
         guard fps.isFinite, fps > 0, fps <= 10_000 else { throw ValidationError("--fps must be in (0, 10000]") }
         guard at.isFinite, at >= 0 else { throw ValidationError("--at must be a time ≥ 0 in seconds") }
@@ -97,6 +103,7 @@ struct Run: ParsableCommand {
     func renderOnce(written: inout [String], atomic: Bool = false, interrupted: () -> Bool = { false }) throws {
         let started = monotonicSeconds()
         let (session, host) = try scriptOptions.loadScene(scene, outputOptions)
+        if let threads { try session.setRenderThreads(threads) }
         try queueEvents(events, in: session)
         let single = output.hasSuffix(".png")
         if single {

@@ -318,3 +318,88 @@ struct DamageScene {
     #expect(damage.contains { $0.contains(PixelRect(x: 10, y: 10, width: 20, height: 20)) }, "\(damage)")
     #expect(sameBytes(target.frame!, try e.renderWithoutEffectCache()))
 }
+
+/// The same seeded frames drawn on 1, 2, 3 and 7 threads (every region cut
+/// into bands, however small): each frame, retained and full, is byte for
+/// byte the serial one. CALUNA_BAND_SEEDS raises the count (docs/rendering.md).
+@Test func bandsOnAnyThreadCountEqualTheSerialRender() throws {
+    let seeds = UInt64(getenv("CALUNA_BAND_SEEDS").flatMap { Int(String(cString: $0)) } ?? 24)
+    var banded = 0, sentBack = 0
+    for seed in 0..<seeds {
+        var scenes = try [1, 2, 3, 7].map { n -> DamageScene in
+            let s = try DamageScene(seed: seed)
+            try s.engine.setRenderThreads(n)
+            s.engine.renderBandMinimumPixels = 0
+            return s
+        }
+        let targets = scenes.map { _ in RenderTarget() }
+        for frame in 0..<30 {
+            for i in scenes.indices { try scenes[i].advance() }
+            try scenes[0].engine.render(into: targets[0])
+            let serial = targets[0].frame!
+            #expect(scenes[0].engine.stats.bandsDrawn <= 1)
+            for i in 1..<scenes.count {
+                try scenes[i].engine.render(into: targets[i])
+                let s = scenes[i].engine.stats
+                if s.bandsDrawn > 1 { banded += 1 }
+                sentBack += targets[i].bandsSentBack
+                guard sameBytes(targets[i].frame!, serial) else {
+                    Issue.record("seed \(seed), frame \(frame), \(scenes[i].engine.renderThreads) threads: differs at \(firstDifference(targets[i].frame!, serial)); damage \(targets[i].damage); last changes: \(scenes[i].log.suffix(8).joined(separator: "; "))")
+                    return
+                }
+            }
+            if frame % 5 == 4 {
+                // A full frame through the bands (Engine.render) as well.
+                let full = try scenes[0].engine.renderWithoutEffectCache()
+                for i in 1..<scenes.count {
+                    #expect(sameBytes(try scenes[i].engine.render(), full), "seed \(seed), frame \(frame): full render")
+                    #expect(scenes[i].engine.stats.bandsDrawn > 1)
+                }
+            }
+        }
+    }
+    // Most frames were drawn in bands, some of them partly sent back to the calling thread.
+    #expect(banded > Int(seeds) * 30, "\(banded) banded frames")
+    #expect(sentBack > 0)
+}
+
+/// A render's bands run callbacks on the calling thread only, and a band
+/// that needs one is drawn again there: tiles and pixel-buffer frames come
+/// out as on one thread, and the callbacks ran on the thread that rendered.
+@Test func bandCallbacksRunOnTheCallingThread() throws {
+    let engine = try Engine(size: Size(200, 200))
+    try engine.setRenderThreads(4)
+    engine.renderBandMinimumPixels = 0
+    let me = pthread_self()
+    final class Seen { var threads: [pthread_t] = [] }
+    let seen = Seen()
+    try engine.withoutActions {
+        for i in 0..<4 {
+            let t = engine.makeLayer(kind: .tiledLayer)
+            t.frame = Rect(10, Double(i) * 48 + 4, 180, 40)
+            try t.setValue(.size(Size(32, 32)), forKeyPath: "tileSize")
+            t.drawHandler = { _, ctx in
+                seen.threads.append(pthread_self())
+                try ctx.setFillColor(Color(red: 0.2, green: 0.4, blue: Double(i) / 4))
+                try ctx.fillRect(ctx.clipBoundingBox.insetBy(1, 1))
+            }
+            try engine.root.addSublayer(t)
+        }
+    }
+    let banded = try engine.render()
+    #expect(engine.stats.bandsDrawn > 1)
+    #expect(!seen.threads.isEmpty && seen.threads.allSatisfy { pthread_equal($0, me) != 0 })
+    try engine.setRenderThreads(1)
+    #expect(sameBytes(banded, try engine.render()))
+}
+
+/// Thread counts outside 0 … 64 are refused; 0 is one per core.
+@Test func renderThreadsAreBounded() throws {
+    let engine = try Engine(size: Size(10, 10))
+    #expect(throws: CalunaError.self) { try engine.setRenderThreads(-1) }
+    #expect(throws: CalunaError.self) { try engine.setRenderThreads(RenderBands.maximumThreads + 1) }
+    try engine.setRenderThreads(RenderBands.maximumThreads)
+    #expect(engine.renderThreads == RenderBands.maximumThreads)
+    try engine.setRenderThreads(0)
+    #expect(engine.renderThreads == Engine.defaultRenderThreads)
+}

@@ -256,5 +256,13 @@ LUA
 check "a physics scene renders; Chipmunk's banner never reaches stdout or stderr" '[ $rc -eq 0 ] && ! grep -q "cpSpace" "$tmp/out" "$tmp/err"' "$(cat "$tmp/out" "$tmp/err")"
 check "--stats counts physics steps (0.5 s = 60 steps of 1/120 s)" 'grep -q "physicsSteps=60 " "$tmp/out" "$tmp/err"' "$(cat "$tmp/out" "$tmp/err")"
 
+# --threads: the same bytes on 1 and 3 threads; --stats says how many drew; 0 is refused.
+"$cli" run "$repo/examples/gallery.lua" -o "$tmp/t1.png" --threads 1 --stats >/dev/null 2>"$tmp/err1"; rc1=$?
+"$cli" run "$repo/examples/gallery.lua" -o "$tmp/t3.png" --threads 3 --stats >/dev/null 2>"$tmp/err3"; rc3=$?
+check "--threads 1 and --threads 3 write the same PNG" '[ $rc1 -eq 0 ] && [ $rc3 -eq 0 ] && cmp -s "$tmp/t1.png" "$tmp/t3.png"' "$(cat "$tmp/err1" "$tmp/err3")"
+check "--stats reports renderThreads" 'grep -q "renderThreads=1 " "$tmp/err1" && grep -q "renderThreads=3 " "$tmp/err3"' "$(cat "$tmp/err1" "$tmp/err3")"
+"$cli" run "$repo/examples/gallery.lua" -o "$tmp/t0.png" --threads 0 >/dev/null 2>"$tmp/err"; rc=$?
+check "--threads 0 is refused" '[ $rc -ne 0 ] && grep -q "threads must be in" "$tmp/err"' "$(cat "$tmp/err")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

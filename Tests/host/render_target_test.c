@@ -228,7 +228,87 @@ static void errors(void) {
     caluna_engine_destroy(e);
 }
 
+/* ABI 1.10: render_threads. A 400 × 300 scene of rounded, shadowed cards on 1 thread and on
+ * n threads: the same bytes through caluna_render and through a render target (full and
+ * after a large move); the stats say how many threads drew. Bad counts are refused, and a
+ * 1.9-sized struct leaves the count at its default. */
+enum { TW = 400, TH = 300 };
+static caluna_engine *cards(int32_t threads, caluna_layer *first) {
+    caluna_engine_options o = caluna_engine_options_default();
+    o.width = TW; o.height = TH; o.render_threads = threads;
+    caluna_engine *e = NULL;
+    EXPECT_OK(NULL, caluna_engine_create(&o, &e));
+    if (!e) return NULL;
+    caluna_layer root = 0;
+    caluna_root_layer(e, &root);
+    lset(e, root, "backgroundColor", caluna_color(0.95, 0.95, 1, 1));
+    for (int i = 0; i < 24; i++) {
+        caluna_layer l = new_layer(e, 0);
+        if (i == 0) *first = l;
+        lset(e, l, "bounds", caluna_rect(0, 0, 70, 50));
+        lset(e, l, "position", caluna_point(50 + (i % 6) * 62, 40 + (i / 6) * 70 + (i % 3) * 3.5));
+        lset(e, l, "backgroundColor", caluna_color(0.1 * (i % 10), 0.5, 1 - 0.04 * i, 1));
+        lset(e, l, "cornerRadius", caluna_number(8 + i % 5));
+        lset(e, l, "shadowOpacity", caluna_number(0.5));
+        lset(e, l, "shadowRadius", caluna_number(4));
+        lset(e, l, "opacity", caluna_number(i % 4 == 0 ? 0.6 : 1));
+    }
+    return e;
+}
+
+static void threads(void) {
+    uint8_t *one = (uint8_t *)malloc(TW * TH * 4), *many = (uint8_t *)malloc(TW * TH * 4);
+    const int32_t counts[] = { 2, 3, 7 };
+    for (int k = 0; k < 3; k++) {
+        caluna_layer a = 0, b = 0;
+        caluna_engine *e1 = cards(1, &a), *en = cards(counts[k], &b);
+        if (!e1 || !en) break;
+        EXPECT_OK(e1, caluna_render(e1, one, TW * TH * 4, TW, TH, TW * 4, CALUNA_RGBA8_STRAIGHT));
+        CHECK(stats(e1).render_threads == 1 && stats(e1).bands_drawn == 1, "1 thread: render_threads %lld",
+              (long long)stats(e1).render_threads);
+        EXPECT_OK(en, caluna_render(en, many, TW * TH * 4, TW, TH, TW * 4, CALUNA_RGBA8_STRAIGHT));
+        CHECK(memcmp(one, many, TW * TH * 4) == 0, "caluna_render on %d threads equals 1 thread", (int)counts[k]);
+        CHECK(stats(en).render_threads == counts[k] && stats(en).bands_drawn == counts[k],
+              "%d threads: render_threads %lld, bands_drawn %lld", (int)counts[k],
+              (long long)stats(en).render_threads, (long long)stats(en).bands_drawn);
+        caluna_render_target t1 = 0, tn = 0;
+        EXPECT_OK(e1, caluna_render_target_create(e1, NULL, 0, TW, TH, 0, CALUNA_BGRA8_PREMULTIPLIED, &t1));
+        EXPECT_OK(en, caluna_render_target_create(en, NULL, 0, TW, TH, 0, CALUNA_BGRA8_PREMULTIPLIED, &tn));
+        for (int step = 0; step < 3; step++) {
+            if (step > 0) { move(e1, a, 60 + 120 * step, 150); move(en, b, 60 + 120 * step, 150); }
+            EXPECT_OK(e1, caluna_render_target_draw(e1, t1, step == 0, NULL, 0, NULL));
+            EXPECT_OK(en, caluna_render_target_draw(en, tn, step == 0, NULL, 0, NULL));
+            void *p1 = NULL, *pn = NULL;
+            int32_t s1 = 0, sn = 0;
+            caluna_render_target_pixels(e1, t1, &p1, &s1);
+            caluna_render_target_pixels(en, tn, &pn, &sn);
+            CHECK(p1 && pn && s1 == sn && memcmp(p1, pn, (size_t)s1 * TH) == 0,
+                  "render target on %d threads, step %d: same bytes as 1 thread", (int)counts[k], step);
+        }
+        caluna_engine_destroy(e1);
+        caluna_engine_destroy(en);
+    }
+    free(one);
+    free(many);
+
+    const int32_t bad[] = { -1, 65, 1 << 30 };
+    for (int k = 0; k < 3; k++) {
+        caluna_engine_options o = caluna_engine_options_default();
+        o.render_threads = bad[k];
+        caluna_engine *e = (caluna_engine *)&o;
+        EXPECT(NULL, caluna_engine_create(&o, &e), CALUNA_ERR_INVALID_ARGUMENT);
+        CHECK(e == NULL, "render_threads %d refused, no engine", (int)bad[k]);
+    }
+    caluna_engine_options o = caluna_engine_options_default();
+    o.struct_size = 32;
+    o.render_threads = 65;
+    caluna_engine *e = NULL;
+    EXPECT_OK(NULL, caluna_engine_create(&o, &e));
+    if (e) caluna_engine_destroy(e);
+}
+
 int main(void) {
+    threads();
     host_buffer();
     engine_buffer_and_two_targets();
     errors();

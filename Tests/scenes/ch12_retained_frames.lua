@@ -90,3 +90,28 @@ T.test("a new size redraws everything", function()
   T.eq({ img.width, img.height }, { 120, 80 })
   T.eq(damage(), { 0, 0, 120, 80 })
 end, { size = {200, 100} })
+
+-- Threads (docs/rendering.md "Threads"): ca.setup{threads = n} draws the same bytes on any
+-- count; the stats say how many threads and bands the last render used.
+T.test("ca.setup{threads} draws the same bytes on 1, 2 and 5 threads", function()
+  ca.root.backgroundColor = "white"
+  for i = 0, 29 do
+    ca.root:addSublayer(ca.Layer{ frame = {10 + (i % 6) * 64, 8 + (i // 6) * 58, 50, 44},
+      backgroundColor = {i / 30, 0.4, 1 - i / 30, 1}, cornerRadius = 9, shadowOpacity = 0.5,
+      shadowRadius = 3, opacity = (i % 3 == 0) and 0.7 or 1 })
+  end
+  ca.setup{ threads = 1 }
+  local one = ca.render{ full = true }
+  T.eq({ ca.stats().renderThreads, ca.stats().bandsDrawn }, { 1, 1 })
+  for _, n in ipairs({ 2, 5 }) do
+    ca.setup{ threads = n }
+    local many = ca.render{ full = true }
+    T.eq({ ca.stats().renderThreads, ca.stats().bandsDrawn }, { n, n })
+    T.eq(many:compare(one), 0)
+  end
+  T.raises(function() ca.setup{ threads = 65 } end, "threads must be 0")
+  T.raises(function() ca.setup{ threads = -1 } end, "threads must be 0")
+  T.raises(function() ca.setup{ threads = 1.5 } end, "whole number")
+  T.raises(function() ca.setup{ threads = "2" } end, "whole number")
+  ca.setup{ threads = 0 }
+end, { size = {400, 300} })

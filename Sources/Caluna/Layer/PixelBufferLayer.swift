@@ -119,6 +119,9 @@ public final class PixelBufferStore {
     public var frameHandler: ((Layer, PixelBuffer, Double) throws -> Void)? = nil
     /// Frames the callbacks drew (tests count them).
     public internal(set) var framesDrawn = 0
+    /// The engine render that last asked for a frame (a layer drawn by
+    /// several bands, or copied by a replicator, gets one frame per render).
+    var askedInRender: UInt64 = 0
 
     /// A host's frame (a decoder pushing video): shown until the next one.
     public func submit(_ image: Image) {

@@ -80,10 +80,21 @@ struct Compositor {
     /// `parentSpace` is the superlayer's (2D) sublayer space, passed down so
     /// no layer has to look its superlayer up.
     mutating func draw(_ layer: Layer, parentSpace: AffineTransform?, inheritedOpacity: Double) throws {
+        // A layer an earlier band draws too is counted there, once.
+        if partial?.quiet == false, partial!.drawnByEarlierBand(layer) {
+            let counted = stats
+            partial!.quiet = true
+            defer { stats = counted; partial!.quiet = false }
+            return try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)
+        }
+        try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)
+    }
+
+    private mutating func drawCounted(_ layer: Layer, parentSpace: AffineTransform?, inheritedOpacity: Double) throws {
         stats.layersVisited += 1
         if stats.layersVisited & 63 == 0 { try Interruption.check() }
         guard !layer.hidden else { return }
-        if let p = partial, p.skips(layer) { return }
+        if partial?.skips(layer) == true { return }
         guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
             var g = layer.geometryTransform
             if let f = parentSpace { g = g.concatenating(Transform3D(f)) }

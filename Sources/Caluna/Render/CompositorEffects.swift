@@ -149,7 +149,7 @@ extension Compositor {
                                     w: wanted.width, h: wanted.height)
             if let mask = effects.mask(k, silhouette: source) {
                 stats.effectCacheHits += 1
-                return cairo_surface_reference(mask)
+                return mask
             }
             key = k
         }

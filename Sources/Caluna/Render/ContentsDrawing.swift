@@ -144,6 +144,7 @@ extension Image {
     /// are charged to the current ledger: a refusal is thrown.
     func mipmaps() throws -> [Image] {
         if let c = mipmapChain { return [self] + c }
+        try RenderBand.requireCallingThread()
         var chain = [self]
         while let last = chain.last, last.width > 1 || last.height > 1, chain.count < 32 {
             let w = max(1, (last.width + 1) / 2), h = max(1, (last.height + 1) / 2)

@@ -101,6 +101,8 @@ final class DamageTracker {
     }
 
     private var root: Record? = nil
+    /// The root layer's record as of the last update (band planning reads it).
+    var rootRecord: Record? { root }
     /// Set by `update`: pixels to redraw, and whether only a full redraw is exact.
     private(set) var damage: [PixelRect] = []
     private(set) var needsFullRedraw = false

@@ -1,5 +1,6 @@
 import CCairo
 import Glibc
+import Synchronization
 
 /// Blurred shadow masks kept between renders. A blur depends only on the
 /// silhouette's pixels, σ, and where the wanted pixels lie relative to the
@@ -36,6 +37,8 @@ public final class EffectCache {
         }
     }
 
+    /// Guards the entries: a render's bands look up and insert at once.
+    private let lock = Mutex(())
     private var entries: [Key: Entry] = [:]
     /// Bytes of silhouettes and masks kept.
     public private(set) var bytes = 0
@@ -50,12 +53,15 @@ public final class EffectCache {
 
     /// Drops every mask.
     public func removeAll() {
-        entries = [:]
-        bytes = 0
+        let dropped = lock.withLock { _ in
+            defer { entries = [:]; bytes = 0 }
+            return entries
+        }
+        withExtendedLifetime(dropped) {}
     }
 
     /// The number of masks kept.
-    public var count: Int { entries.count }
+    public var count: Int { lock.withLock { _ in entries.count } }
 
     /// Starts a render: masks used from here on are this render's.
     func beginRender() { use += 1 }
@@ -69,11 +75,15 @@ public final class EffectCache {
     }
 
     /// The mask for `key` whose silhouette has the same bytes, or nil.
+    /// The caller releases it (bands of one render share the cache: an
+    /// entry may be replaced while another band still paints its mask).
     func mask(_ key: Key, silhouette: OpaquePointer) -> OpaquePointer? {
-        guard let e = entries[key], let (data, stride) = EffectCache.rows(silhouette) else { return nil }
-        for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
-        e.lastUsed = use
-        return e.mask
+        lock.withLock { _ in
+            guard let e = entries[key], let (data, stride) = EffectCache.rows(silhouette) else { return nil }
+            for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
+            e.lastUsed = use
+            return cairo_surface_reference(e.mask)
+        }
     }
 
     /// Keeps `mask` (the cache takes a reference) for `key`, if the ledger
@@ -86,20 +96,33 @@ public final class EffectCache {
         let copy = UnsafeMutableRawPointer.allocate(byteCount: max(key.sw * key.sh, 1), alignment: 8)
         for y in 0..<key.sh { memcpy(copy + y * key.sw, data + y * stride, key.sw) }
         let e = Entry(silhouette: copy, mask: cairo_surface_reference(mask), bytes: size, charge: charge)
-        e.lastUsed = use
-        if let old = entries.updateValue(e, forKey: key) { bytes -= old.bytes }
-        bytes += size
-        trim()
+        // Freed after the lock: an entry's charge goes back to the ledger.
+        var dropped: [Entry] = []
+        lock.withLock { _ in
+            e.lastUsed = use
+            if let old = entries.updateValue(e, forKey: key) {
+                bytes -= old.bytes
+                dropped.append(old)
+            }
+            bytes += size
+            dropped += trim()
+        }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Drops the least recently used masks the current render did not use.
-    private func trim() {
-        guard bytes > budget else { return }
+    /// Drops the least recently used entries past the budget (under the
+    /// lock); returns them, to be freed after it.
+    private func trim() -> [Entry] {
+        guard bytes > budget else { return [] }
+        var dropped: [Entry] = []
         for (k, e) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) where e.lastUsed < use {
             entries[k] = nil
             bytes -= e.bytes
-            if bytes <= budget { return }
+            dropped.append(e)
+            if bytes <= budget { break }
         }
+        return dropped
     }
 
     /// A 64-bit hash of the rows' bytes (8 at a time).

@@ -16,6 +16,8 @@ extension Compositor {
 
     mutating func drawParticles(_ layer: Layer, alpha: Double) throws {
         guard alpha > 0, let sim = EmitterSimulation.of(layer) else { return }
+        // The simulation records its history as it is drawn.
+        try RenderBand.requireCallingThread()
         let room = Compositor.maximumParticlesPerRender - particlesGathered
         guard room > 0 else { return }
         let frame = sim.frame(for: layer, at: EmitterSimulation.localNow(layer), limit: room)

@@ -92,6 +92,21 @@ public final class Image {
     }
 
     /// The same, to write: cairo is told the pixels changed.
+    /// The pixels and stride, flushed, for writing without cairo (call
+    /// `markDirty` after): bands of one render write disjoint rows at once.
+    func rawPixels() -> (UnsafeMutableRawPointer, Int) {
+        cairo_surface_flush(surface)
+        return (UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!), stride)
+    }
+
+    func markDirty() { cairo_surface_mark_dirty(surface) }
+
+    /// Every pixel transparent, as a fresh bitmap's are (the clear shortcut
+    /// stays off: see `endClearShortcut`).
+    func clearPixels() {
+        withMutablePixels { data, stride in memset(data, 0, stride * height) }
+    }
+
     func withMutablePixels<R>(_ body: (UnsafeMutableRawPointer, Int) throws -> R) rethrows -> R {
         cairo_surface_flush(surface)
         defer { cairo_surface_mark_dirty(surface) }

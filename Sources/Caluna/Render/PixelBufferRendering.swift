@@ -31,6 +31,10 @@ extension Layer {
         let retained = state.specialised.value.pixelBuffer.retainedBacking
         let sizeChanged = store.frame.map { $0.width != w || $0.height != h } ?? true
         guard !retained || store.needsFrame || sizeChanged else { return }
+        let render = engine?.renderSerial ?? 0
+        guard render == 0 || store.askedInRender != render else { return }
+        try RenderBand.requireCallingThread()
+        store.askedInRender = render
         try Image.checkSize(w, h, "PixelBufferLayer")
         let buffer = try PixelBuffer(width: w, height: h)
         defer { buffer.invalidate() }

@@ -63,6 +63,7 @@ extension Compositor {
             stats.rasterCacheHits += 1
             cache = c
         } else {
+            try RenderBand.requireCallingThread()
             stats.rasterCacheMisses += 1
             let image = try Image(width: Int(w), height: Int(h))
             var sub = offscreen(image.surface)
@@ -96,5 +97,6 @@ extension FrameStats {
         particlesDrawn += o.particlesDrawn
         effectCacheHits += o.effectCacheHits
         effectCacheMisses += o.effectCacheMisses
+        drawCallbacks += o.drawCallbacks
     }
 }

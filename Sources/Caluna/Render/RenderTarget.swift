@@ -22,6 +22,10 @@ public final class RenderTarget {
     /// Where partial redraws are drawn (whole layers, unclipped); only the
     /// damage is copied to `frame`. Kept between renders of one size.
     private var scratch: Image? = nil
+    /// Where bands past the first are drawn (RenderBands.swift).
+    let bandImages = BandImages()
+    /// Bands of the last render drawn again on the calling thread.
+    var bandsSentBack = 0
     private var scale = 0.0
 
     public init() {}
@@ -32,40 +36,59 @@ public final class RenderTarget {
         tracker.reset()
     }
 
+    /// The last frame, given away: the next render redraws everything.
+    func takeFrame() -> Image? {
+        defer { invalidate() }
+        return frame
+    }
+
     /// More damage rectangles than this are merged into their bounding box.
     static let maximumDamageRects = 16
 
     /// Renders `root` (a presentation tree) at `scale` into `width` × `height`
     /// pixels; returns the damage.
     func render(root: Layer, width: Int, height: Int, scale: Double, ticks: Int64, full: Bool,
-                effects: EffectCache?, stats: inout FrameStats) throws -> [PixelRect] {
+                effects: EffectCache?, bands: RenderBands = .serial, stats: inout FrameStats) throws -> [PixelRect] {
         effects?.beginRender()
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         let ctm = AffineTransform.scale(scale, scale)
-        let reuse = !full && frame?.width == width && frame?.height == height && self.scale == scale
-        if !reuse { tracker.reset() }
+        let sameCanvas = frame?.width == width && frame?.height == height && self.scale == scale
+        // A full redraw keeps the records: the update brings them up to date.
+        if !sameCanvas { tracker.reset() }
+        let reuse = !full && sameCanvas
         tracker.update(root: root, canvas: ctm, pixels: canvas, ticks: ticks)
         self.scale = scale
-        guard reuse, let frame, !tracker.needsFullRedraw else { return try redrawAll(root, canvas, scale, effects, &stats) }
+        guard reuse, let frame, !tracker.needsFullRedraw else { return try redrawAll(root, canvas, scale, effects, bands, &stats) }
         let damaged = RenderTarget.merge(tracker.damage.map { $0.intersection(canvas) }.filter { !$0.isEmpty })
         lastWasFull = false
         damage = damaged
         guard !damaged.isEmpty else { return [] }
-        guard damaged.reduce(0, { $0 + $1.area }) * 2 <= canvas.area else { return try redrawAll(root, canvas, scale, effects, &stats) }
+        guard damaged.reduce(0, { $0 + $1.area }) * 2 <= canvas.area else {
+            return try redrawAll(root, canvas, scale, effects, bands, &stats)
+        }
         if scratch?.width != width || scratch?.height != height {
             scratch = try Image(width: width, height: height)
             scratch!.endClearShortcut()
         }
         let region = RenderTarget.disjoint(damaged)
-        try draw(root, into: scratch!, region: region, scale: scale, effects: effects, stats: &stats)
+        try drawRegion(root, into: scratch!, region: region, scale: scale, effects: effects, bands: bands, stats: &stats)
         RenderTarget.copy(region, from: scratch!, to: frame)
         return damaged
     }
 
     private func redrawAll(_ root: Layer, _ canvas: PixelRect, _ scale: Double, _ effects: EffectCache?,
-                           _ stats: inout FrameStats) throws -> [PixelRect] {
-        let image = try Image(width: canvas.width, height: canvas.height)
-        try Compositor.drawTree(root, on: image, scale: scale, effects: effects, stats: &stats)
+                           _ bands: RenderBands, _ stats: inout FrameStats) throws -> [PixelRect] {
+        // The last frame's bitmap is drawn over (no new pages to fault in).
+        let old = frame.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
+        let image = try old ?? Image(width: canvas.width, height: canvas.height)
+        if bands.bandCount(pixels: canvas.area, width: canvas.width, height: canvas.height) > 1 {
+            // The bands write every pixel.
+            try drawRegion(root, into: image, region: [canvas], scale: scale, effects: effects, bands: bands, stats: &stats)
+        } else {
+            if old != nil { image.clearPixels() }
+            try Compositor.drawTree(root, on: image, scale: scale, effects: effects, stats: &stats)
+            (stats.renderThreads, stats.bandsDrawn) = (1, 1)
+        }
         frame = image
         lastWasFull = true
         damage = [canvas]
@@ -75,8 +98,8 @@ public final class RenderTarget {
     /// Clears `region` (disjoint rectangles) of `image` and draws every
     /// subtree that reaches it (Compositor.PartialRedraw): only the region's
     /// pixels are exact.
-    private func draw(_ root: Layer, into image: Image, region: [PixelRect], scale: Double, effects: EffectCache?,
-                      stats: inout FrameStats) throws {
+    func draw(_ root: Layer, into image: Image, region: [PixelRect], earlier: [PixelRect] = [], scale: Double,
+              effects: EffectCache?, stats: inout FrameStats) throws {
         let cr = cairo_create(image.surface)!
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         for r in region { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
@@ -85,7 +108,7 @@ public final class RenderTarget {
         cairo_scale(cr, scale, scale)
         var compositor = Compositor(cairo: cr)
         defer { compositor.finish() }
-        compositor.partial = Compositor.PartialRedraw(tracker: tracker, region: region)
+        compositor.partial = Compositor.PartialRedraw(tracker: tracker, region: region, earlier: earlier)
         compositor.effects = effects
         compositor.stats = stats
         defer { stats = compositor.stats }
@@ -137,13 +160,17 @@ public final class RenderTarget {
 
     /// Copies whole pixels of `rects` from one bitmap to another of the same size.
     static func copy(_ rects: [PixelRect], from source: Image, to target: Image) {
-        source.withPixels { src, ss in
-            target.withMutablePixels { dst, ds in
-                for r in rects {
-                    for y in r.y..<r.maxY {
-                        memcpy(dst + y * ds + r.x * 4, src + y * ss + r.x * 4, r.width * 4)
-                    }
-                }
+        copy(rects, from: source.rawPixels(), to: target.rawPixels())
+        target.markDirty()
+    }
+
+    /// The same between raw pixels (`Image.rawPixels`): bands copy their own
+    /// rows into one frame at once this way.
+    static func copy(_ rects: [PixelRect], from src: (UnsafeMutableRawPointer, Int),
+                     to dst: (UnsafeMutableRawPointer, Int)) {
+        for r in rects {
+            for y in r.y..<r.maxY {
+                memcpy(dst.0 + y * dst.1 + r.x * 4, src.0 + y * src.1 + r.x * 4, r.width * 4)
             }
         }
     }
@@ -164,6 +191,19 @@ extension Compositor {
         let region: [PixelRect]
         /// Shadow content groups being drawn (everything is drawn inside one).
         var suspended = 0
+        /// The regions of the bands before this one (RenderBands.swift).
+        var earlier: [PixelRect] = []
+        /// Counters are not kept: an earlier band counts what is drawn now.
+        var quiet = false
+
+        /// An earlier band draws `layer` too (its subtree reaches that
+        /// band's region, or it is never culled).
+        func drawnByEarlierBand(_ layer: Layer) -> Bool {
+            guard !earlier.isEmpty, let r = tracker.record(of: layer) else { return false }
+            guard r.cullable else { return true }
+            guard let e = r.subtree else { return false }
+            return earlier.contains { $0.intersects(e) }
+        }
 
         func skips(_ layer: Layer) -> Bool {
             guard suspended == 0, let r = tracker.record(of: layer) else { return false }
@@ -219,13 +259,15 @@ extension Engine {
             if lastRenderTarget !== target { target.invalidate() }
             lastRenderTarget = target
             let (w, h) = pixelSize
+            renderSerial &+= 1
             var stats = pendingStats
             pendingStats = FrameStats()
             defer { lastFrameStats = stats }
             let damage: [PixelRect]
             do {
                 damage = try target.render(root: root.ensurePresentation(), width: w, height: h, scale: scale,
-                                           ticks: clock.ticks, full: full, effects: effectCache, stats: &stats)
+                                           ticks: clock.ticks, full: full, effects: effectCache, bands: renderBands,
+                                           stats: &stats)
             } catch {
                 // A frame left half drawn cannot be the base of the next one.
                 target.invalidate()

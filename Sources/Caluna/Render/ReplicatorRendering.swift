@@ -146,6 +146,7 @@ extension Compositor {
     /// animations sampled at its local time for `t`. Animations already
     /// removed on completion no longer contribute.
     static func delayedCopy(of p: Layer, at t: Double, level: Int) throws -> Layer {
+        try RenderBand.requireCallingThread()
         guard level < Layer.maximumTreeDepth else {
             throw CalunaError(.treeError, "render: replicated layers nest deeper than \(Layer.maximumTreeDepth) levels")
         }

@@ -106,6 +106,7 @@ final class ShapeTrim {
 
     static func cached(for path: Path, on layer: Layer) throws -> ShapeTrim {
         if let t = layer.kindCache as? ShapeTrim, t.path == path { return t }
+        try RenderBand.requireCallingThread()
         let t = try ShapeTrim(path)
         layer.kindCache = t
         return t

@@ -32,6 +32,10 @@ public struct FrameStats: Sendable, Equatable {
     /// Shadows whose blurred mask came from the effect cache / were blurred.
     public var effectCacheHits = 0
     public var effectCacheMisses = 0
+    /// Threads the last render drew on (1 without workers, 0 when it drew nothing).
+    public var renderThreads = 0
+    /// Bands the last render was cut into (one per thread that drew).
+    public var bandsDrawn = 0
     // physics
     public var physicsSteps = 0
     /// Time spent in physics steps (wall clock; for budgets, never for tests).
@@ -60,7 +64,8 @@ public struct FrameStats: Sendable, Equatable {
          // New fields go last: caluna_stats (C) follows this order.
          ("textLayouts", textLayouts), ("tilesDrawn", tilesDrawn), ("particlesDrawn", particlesDrawn),
          ("damagedPixels", damagedPixels), ("damageRects", damageRects), ("fullRedraws", fullRedraws),
-         ("effectCacheHits", effectCacheHits), ("effectCacheMisses", effectCacheMisses)]
+         ("effectCacheHits", effectCacheHits), ("effectCacheMisses", effectCacheMisses),
+         ("renderThreads", renderThreads), ("bandsDrawn", bandsDrawn)]
     }
 }
 

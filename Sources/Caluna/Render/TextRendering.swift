@@ -76,11 +76,13 @@ extension Compositor {
         let key = TextLayerCache.LayoutKey(text: keyed, size: size, scale: scale)
         if let c = layer.kindCache as? TextLayerCache, c.layoutKey == key {
             if c.color != color {
+                try RenderBand.requireCallingThread()
                 c.store = try TextLayerCache.draw(c.layout, at: c.origin, size: size, scale: scale, color: color)
                 c.color = color
             }
             return c
         }
+        try RenderBand.requireCallingThread()
         let c = try TextLayerCache.make(key, color: color)
         stats.textLayouts += 1
         layer.kindCache = c

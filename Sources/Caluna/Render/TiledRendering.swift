@@ -80,6 +80,8 @@ extension Compositor {
         let st = layer.state.specialised.value.tiled
         let b = layer.bounds.standardized, cs = layer.contentsScale
         guard alpha > 0, !b.isEmpty, cs > 0 else { return }
+        // Tiles are drawn by callbacks and kept on the layer.
+        try RenderBand.requireCallingThread()
         guard try model.drawHandler != nil || model.delegate?.drawsContent(of: model) == true else { return }
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)

@@ -35,9 +35,11 @@ OP(caluna_engine_create) {
     /* A struct with room past its end, so an overstated struct_size stays honest. */
     static union { caluna_engine_options o; uint8_t room[256]; } opts;
     memset(&opts, 0, sizeof opts);
-    static const uint32_t sizes[] = { sizeof(caluna_engine_options), 31, 0, 200 };
+    static const uint32_t sizes[] = { sizeof(caluna_engine_options), 31, 0, 200, 32 };
     opts.o.struct_size = sizes[u8() % LEN(sizes)];
     opts.o.width = side(); opts.o.height = side(); opts.o.scale = render_scale();
+    static const int32_t threads[] = { 0, 1, 2, 3, 7, 64, 65, -1, INT32_MIN };
+    opts.o.render_threads = threads[u8() % LEN(threads)];
     caluna_engine *made = (caluna_engine *)1;
     fz_engine_less();
     caluna_status s = caluna_engine_create(u8() < 32 ? NULL : &opts.o, OUT(&made));

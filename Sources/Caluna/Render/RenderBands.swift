@@ -1,0 +1,263 @@
+import CCairo
+import Glibc
+
+/// A render on several threads. The region to redraw is cut into horizontal
+/// bands; each band is drawn by one thread exactly as a partial redraw draws
+/// its region (RenderTarget.swift: subtrees that miss the band are skipped,
+/// the rest drawn whole into a bitmap of the frame's size, only the band's
+/// pixels kept), so every band's pixels are those of a serial render, and
+/// the bands are joined by copying rows. Cuts are placed where few layers
+/// straddle them and the work is even (a layer across a cut is drawn by
+/// both bands).
+///
+/// Bands only read the tree and its caches; what would run a callback or
+/// fill a cache (RenderBand.requireCallingThread) sends the band back to the
+/// calling thread, which draws it again after the others, alone — so
+/// callbacks never run on a worker, and never while workers draw.
+struct RenderBands {
+    /// Threads to use (1: the calling thread alone).
+    var threads: Int
+    /// The engine's pool (nil: one thread).
+    var workers: RenderWorkers?
+    /// The ledger bitmaps of a band are charged to.
+    var memory: MemoryLedger?
+    /// A region smaller than this (pixels) is drawn by one thread.
+    var minimumPixels = RenderBands.minimumParallelPixels
+
+    static let maximumThreads = Engine.maximumRenderThreads
+    /// A region smaller than this (pixels) is drawn by one thread.
+    static let minimumParallelPixels = 32 * 1024
+    /// Band bitmaps (one frame each, past the first band) take at most this
+    /// many bytes; fewer bands are used for larger frames.
+    static let scratchBudget = 256 << 20
+
+    static let serial = RenderBands(threads: 1, workers: nil, memory: nil)
+
+    /// How many bands a region of `pixels` on a `width` × `height` frame gets.
+    func bandCount(pixels: Int, width: Int, height: Int) -> Int {
+        guard threads > 1, let workers, pixels >= minimumPixels else { return 1 }
+        // A band on a worker must have no more stack than the calling thread
+        // has left, or a tree too deep for a serial render could draw.
+        guard NativeStack.remaining >= RenderWorkers.stackSize else { return 1 }
+        let frameBytes = max(Image.chargedBytes(width, height), 1)
+        return max(1, min(threads, workers.count + 1, 1 + RenderBands.scratchBudget / frameBytes, height))
+    }
+}
+
+extension RenderBands {
+    /// What a band costs to draw: the pixels of each subtree drawn in it.
+    struct Item {
+        var minY: Int, maxY: Int, cost: Int
+    }
+
+    /// Up to `limit` items: the subtrees the compositor culls one by one
+    /// (the sublayers of flat layers, down the tree), each with its pixels;
+    /// what is never culled spans the canvas.
+    static func items(_ tracker: DamageTracker, canvas: PixelRect, region: [PixelRect], limit: Int = 4096) -> [Item] {
+        guard let root = tracker.rootRecord else { return [] }
+        var out: [Item] = []
+        var stack = [root]
+        func add(_ r: PixelRect?) {
+            guard let r = r?.intersection(canvas), !r.isEmpty, region.contains(where: { $0.intersects(r) }) else { return }
+            out.append(Item(minY: r.y, maxY: r.maxY, cost: r.area + 256))
+        }
+        while let r = stack.popLast() {
+            guard r.cullable else { add(canvas); continue }
+            if !r.fingerprint.isUnit, !r.children.isEmpty, out.count + stack.count + r.children.count < limit {
+                add(r.extent)
+                stack += r.children
+                if let m = r.mask { add(m.subtree) }
+            } else {
+                add(r.subtree)
+            }
+        }
+        return out
+    }
+
+    /// Row cuts y0 < c1 < … < y1 giving `n` bands of [y0, y1) with even work.
+    static func cuts(_ items: [Item], from y0: Int, to y1: Int, width: Int, bands n: Int) -> [Int] {
+        // Rows cost something of their own (clearing, copying, the root's background).
+        func cost(_ a: Int, _ b: Int) -> Int {
+            var c = (b - a) * width / 4
+            for i in items where i.minY < b && i.maxY > a { c += i.cost }
+            return c
+        }
+        var candidates = Set<Int>()
+        for i in items {
+            if i.minY > y0 && i.minY < y1 { candidates.insert(i.minY) }
+            if i.maxY > y0 && i.maxY < y1 { candidates.insert(i.maxY) }
+        }
+        let steps = 8 * n
+        for k in 1..<steps { candidates.insert(y0 + (y1 - y0) * k / steps) }
+        let sorted = candidates.sorted()
+        var out = [y0]
+        for b in 1..<n {
+            let a = out.last!
+            var best: (Int, Int)? = nil
+            for c in sorted where c > a && y1 - c >= n - b {
+                let worst = max(cost(a, c), cost(c, y1) / (n - b))
+                if best == nil || worst < best!.1 { best = (c, worst) }
+            }
+            guard let (c, _) = best else { break }
+            out.append(c)
+        }
+        out.append(y1)
+        return out
+    }
+
+    /// `region` (disjoint rectangles) cut into bands; empty bands dropped.
+    static func split(_ region: [PixelRect], cuts: [Int]) -> [[PixelRect]] {
+        var bands: [[PixelRect]] = []
+        for k in 0..<(cuts.count - 1) {
+            let a = cuts[k], b = cuts[k + 1]
+            let band = region.compactMap { r -> PixelRect? in
+                let top = max(r.y, a), bottom = min(r.maxY, b)
+                return top < bottom ? PixelRect(x: r.x, y: top, width: r.width, height: bottom - top) : nil
+            }
+            if !band.isEmpty { bands.append(band) }
+        }
+        return bands
+    }
+}
+
+extension RenderTarget {
+    /// Draws `region` of the tree into `image` (only the region's pixels are
+    /// exact), in bands on `bands.threads` threads.
+    func drawRegion(_ root: Layer, into image: Image, region: [PixelRect], scale: Double, effects: EffectCache?,
+                    bands settings: RenderBands, stats: inout FrameStats) throws {
+        let pixels = region.reduce(0) { $0 + $1.area }
+        let n = settings.bandCount(pixels: pixels, width: image.width, height: image.height)
+        bandsSentBack = 0
+        stats.renderThreads = 1
+        stats.bandsDrawn = 1
+        guard n > 1, let workers = settings.workers,
+              let top = region.map(\.y).min(), let bottom = region.map(\.maxY).max() else {
+            return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
+        }
+        let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        let items = RenderBands.items(tracker, canvas: canvas, region: region)
+        let bands = RenderBands.split(region, cuts: RenderBands.cuts(items, from: top, to: bottom,
+                                                                     width: image.width, bands: n))
+        guard bands.count > 1 else {
+            return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
+        }
+        // Each band draws into a bitmap of its own and copies its rows into
+        // `image` (rows no other band writes; nothing else draws on `image`).
+        do {
+            try bandImages.prepare(count: bands.count, width: image.width, height: image.height)
+        } catch {
+            return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
+        }
+        let images = Array(bandImages.images.prefix(bands.count))
+        let target = image.rawPixels()
+        defer { image.markDirty() }
+        func keep(_ i: Int) {
+            RenderTarget.copy(bands[i], from: images[i].rawPixels(), to: target)
+        }
+
+        let cancel = RenderBand.Cancel()
+        let states = bands.map { _ in RenderBand.State(cancel: cancel) }
+        var results = [Result<FrameStats, Error>](repeating: .success(FrameStats()), count: bands.count)
+        let incoming = stats
+        let memory = settings.memory
+        let earlier = bands.indices.map { Array(bands[..<$0].joined()) }
+        results.withUnsafeMutableBufferPointer { out in
+            let out = out
+            let stopped = { () -> CalunaError? in cancel.isSet ? CalunaError(.limitReached, "render: stopped") : nil }
+            let drawBand = { (i: Int) in
+                var s = i == 0 ? incoming : FrameStats()
+                out[i] = Result {
+                    try MemoryLedger.withCurrent(memory) {
+                        try RenderBand.run(states[i]) {
+                            // The calling thread keeps its own check; workers stop when it fires.
+                            guard i > 0 else {
+                                return try self.draw(root, into: images[i], region: bands[i], scale: scale,
+                                                     effects: effects, stats: &s)
+                            }
+                            try Interruption.with(stopped) {
+                                try self.draw(root, into: images[i], region: bands[i], earlier: earlier[i],
+                                              scale: scale, effects: effects, stats: &s)
+                            }
+                        }
+                    }
+                    return s
+                }
+                if case .success = out[i] { keep(i) }
+            }
+            memory.map { ledger in ledger.withFrozenExternal { workers.run(bands.count, poll: poll(cancel), drawBand) } }
+                ?? workers.run(bands.count, poll: poll(cancel), drawBand)
+        }
+        // Bands sent back (or stopped, or failed) are drawn again here, alone:
+        // callbacks run and caches fill as in a serial render, and a real
+        // error is thrown as a serial render throws it.
+        var total = FrameStats()
+        for i in bands.indices {
+            switch results[i] {
+            case .success(let s):
+                i == 0 ? (total = s) : total.absorb(s)
+            case .failure:
+                var s = i == 0 ? incoming : FrameStats()
+                bandsSentBack += 1
+                try draw(root, into: images[i], region: bands[i], earlier: earlier[i], scale: scale, effects: effects,
+                         stats: &s)
+                keep(i)
+                i == 0 ? (total = s) : total.absorb(s)
+            }
+        }
+        stats = total
+        stats.renderThreads = bands.count
+        stats.bandsDrawn = bands.count
+    }
+
+    /// While waiting for the workers: the calling thread's interruption
+    /// check, which stops every band when it fires.
+    private func poll(_ cancel: RenderBand.Cancel) -> () -> Void {
+        { if (try? Interruption.check()) == nil { cancel.set() } }
+    }
+}
+
+/// The bitmaps bands past the first draw into, kept between renders of one size.
+final class BandImages {
+    private(set) var images: [Image] = []
+
+    func prepare(count: Int, width: Int, height: Int) throws {
+        if images.first.map({ $0.width != width || $0.height != height }) ?? false { images = [] }
+        while images.count < count {
+            let image = try Image(width: width, height: height)
+            image.endClearShortcut()
+            images.append(image)
+        }
+    }
+
+    func removeAll() { images = [] }
+}
+
+extension Engine {
+    /// The most threads an engine renders on.
+    public static let maximumRenderThreads = 64
+
+    /// The number of cores (at least 1, at most `maximumRenderThreads`).
+    public static var defaultRenderThreads: Int {
+        min(max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1), RenderBands.maximumThreads)
+    }
+
+    /// Sets `renderThreads`: 1 … `RenderBands.maximumThreads`, or 0 for the
+    /// default (the number of cores). Anything else is refused.
+    public func setRenderThreads(_ n: Int) throws {
+        guard n >= 0, n <= RenderBands.maximumThreads else {
+            throw CalunaError.invalid("threads must be 0 (one per core) to \(RenderBands.maximumThreads), got \(n)")
+        }
+        let threads = n == 0 ? Engine.defaultRenderThreads : n
+        guard threads != renderThreads else { return }
+        renderThreads = threads
+        renderWorkers = nil
+    }
+
+    /// How this engine's renders use threads now.
+    var renderBands: RenderBands {
+        guard renderThreads > 1 else { return .serial }
+        if renderWorkers?.count != renderThreads - 1 { renderWorkers = RenderWorkers(count: renderThreads - 1) }
+        return RenderBands(threads: renderThreads, workers: renderWorkers, memory: memory,
+                           minimumPixels: renderBandMinimumPixels)
+    }
+}
