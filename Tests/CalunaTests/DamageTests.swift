@@ -403,3 +403,24 @@ struct DamageScene {
     try engine.setRenderThreads(0)
     #expect(engine.renderThreads == Engine.defaultRenderThreads)
 }
+
+/// An engine's worker pool (whose deinit joins its threads) goes with the
+/// engine, and when the thread count changes: its threads do not keep it.
+@Test func workerThreadsEndWithTheirEngine() throws {
+    weak var first: RenderWorkers?
+    weak var second: RenderWorkers?
+    do {
+        let engine = try Engine(size: Size(300, 300))
+        try engine.setRenderThreads(5)
+        engine.root.backgroundColor = .white
+        _ = try engine.render()
+        #expect(engine.stats.bandsDrawn == 5)
+        first = engine.renderWorkers
+        #expect(first?.count == 4)
+        try engine.setRenderThreads(2)
+        _ = try engine.render()
+        second = engine.renderWorkers
+        #expect(first == nil && second?.count == 1)
+    }
+    #expect(second == nil)
+}

@@ -13,34 +13,24 @@ final class RenderWorkers {
     /// much left for bands to run on workers: see `RenderBands`).
     static let stackSize = 4 << 20
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// What the threads hold (never the pool: its deinit stops and joins them).
+    private let shared = Shared()
     private var threads: [pthread_t] = []
-    // Guarded by `mutex`.
-    private var job: ((Int) -> Void)? = nil
-    private var jobBands = 0
-    private var generation = 0
-    private var pending = 0
-    private var stopping = false
 
     /// Starts `count` (≥ 1) threads; nil when the system refuses one (the
     /// render then runs on the calling thread alone).
     init?(count: Int) {
         self.count = count
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(wake, nil)
-        pthread_cond_init(done, nil)
         var attr = pthread_attr_t()
         pthread_attr_init(&attr)
         defer { pthread_attr_destroy(&attr) }
         pthread_attr_setstacksize(&attr, RenderWorkers.stackSize)
         for i in 0..<count {
-            let context = Unmanaged.passRetained(Start(pool: self, index: i + 1)).toOpaque()
+            let context = Unmanaged.passRetained(Start(shared: shared, index: i + 1)).toOpaque()
             var t = pthread_t()
             guard pthread_create(&t, &attr, { raw in
                 let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-                start.pool.loop(index: start.index)
+                start.shared.loop(index: start.index)
                 return nil
             }, context) == 0 else {
                 Unmanaged<Start>.fromOpaque(context).release()
@@ -52,26 +42,15 @@ final class RenderWorkers {
     }
 
     private final class Start {
-        let pool: RenderWorkers
+        let shared: Shared
         let index: Int
-        init(pool: RenderWorkers, index: Int) { (self.pool, self.index) = (pool, index) }
+        init(shared: Shared, index: Int) { (self.shared, self.index) = (shared, index) }
     }
 
-    deinit {
-        shutDown()
-        pthread_cond_destroy(wake)
-        pthread_cond_destroy(done)
-        pthread_mutex_destroy(mutex)
-        wake.deallocate()
-        done.deallocate()
-        mutex.deallocate()
-    }
+    deinit { shutDown() }
 
     private func shutDown() {
-        pthread_mutex_lock(mutex)
-        stopping = true
-        pthread_cond_broadcast(wake)
-        pthread_mutex_unlock(mutex)
+        shared.stop()
         for t in threads { pthread_join(t, nil) }
         threads = []
     }
@@ -81,48 +60,85 @@ final class RenderWorkers {
     /// caller's interruption check). Not reentrant.
     func run(_ n: Int, poll: () -> Void, _ body: @escaping (Int) -> Void) {
         precondition(n >= 1 && n <= count + 1)
-        pthread_mutex_lock(mutex)
-        job = body
-        jobBands = n
-        pending = n - 1
-        generation &+= 1
-        pthread_cond_broadcast(wake)
-        pthread_mutex_unlock(mutex)
-
-        body(0)
-
-        pthread_mutex_lock(mutex)
-        while pending > 0 {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            var until = now
-            until.tv_nsec += 5_000_000
-            if until.tv_nsec >= 1_000_000_000 { until.tv_sec += 1; until.tv_nsec -= 1_000_000_000 }
-            if pthread_cond_timedwait(done, mutex, &until) == ETIMEDOUT, pending > 0 {
-                pthread_mutex_unlock(mutex)
-                poll()
-                pthread_mutex_lock(mutex)
-            }
-        }
-        job = nil
-        pthread_mutex_unlock(mutex)
+        shared.run(n, poll: poll, body)
     }
 
-    private func loop(index: Int) {
-        var seen = 0
-        pthread_mutex_lock(mutex)
-        while true {
-            while !stopping && generation == seen { pthread_cond_wait(wake, mutex) }
-            if stopping { break }
-            seen = generation
-            guard index < jobBands, let body = job else { continue }
-            pthread_mutex_unlock(mutex)
-            body(index)
-            pthread_mutex_lock(mutex)
-            pending -= 1
-            if pending == 0 { pthread_cond_signal(done) }
+    private final class Shared {
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        // Guarded by `mutex`.
+        private var job: ((Int) -> Void)? = nil
+        private var jobBands = 0
+        private var generation = 0
+        private var pending = 0
+        private var stopping = false
+
+        init() {
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(wake, nil)
+            pthread_cond_init(done, nil)
         }
-        pthread_mutex_unlock(mutex)
+
+        deinit {
+            pthread_cond_destroy(wake)
+            pthread_cond_destroy(done)
+            pthread_mutex_destroy(mutex)
+            wake.deallocate()
+            done.deallocate()
+            mutex.deallocate()
+        }
+
+        func stop() {
+            pthread_mutex_lock(mutex)
+            stopping = true
+            pthread_cond_broadcast(wake)
+            pthread_mutex_unlock(mutex)
+        }
+
+        func run(_ n: Int, poll: () -> Void, _ body: @escaping (Int) -> Void) {
+            pthread_mutex_lock(mutex)
+            job = body
+            jobBands = n
+            pending = n - 1
+            generation &+= 1
+            pthread_cond_broadcast(wake)
+            pthread_mutex_unlock(mutex)
+
+            body(0)
+
+            pthread_mutex_lock(mutex)
+            while pending > 0 {
+                var until = timespec()
+                clock_gettime(CLOCK_REALTIME, &until)
+                until.tv_nsec += 5_000_000
+                if until.tv_nsec >= 1_000_000_000 { until.tv_sec += 1; until.tv_nsec -= 1_000_000_000 }
+                if pthread_cond_timedwait(done, mutex, &until) == ETIMEDOUT, pending > 0 {
+                    pthread_mutex_unlock(mutex)
+                    poll()
+                    pthread_mutex_lock(mutex)
+                }
+            }
+            job = nil
+            pthread_mutex_unlock(mutex)
+        }
+
+        func loop(index: Int) {
+            var seen = 0
+            pthread_mutex_lock(mutex)
+            while true {
+                while !stopping && generation == seen { pthread_cond_wait(wake, mutex) }
+                if stopping { break }
+                seen = generation
+                guard index < jobBands, let body = job else { continue }
+                pthread_mutex_unlock(mutex)
+                body(index)
+                pthread_mutex_lock(mutex)
+                pending -= 1
+                if pending == 0 { pthread_cond_signal(done) }
+            }
+            pthread_mutex_unlock(mutex)
+        }
     }
 }
 
