@@ -35,12 +35,14 @@ OP(caluna_engine_create) {
     /* A struct with room past its end, so an overstated struct_size stays honest. */
     static union { caluna_engine_options o; uint8_t room[256]; } opts;
     memset(&opts, 0, sizeof opts);
-    static const uint32_t sizes[] = { sizeof(caluna_engine_options), 31, 0, 200, 32 };
+    static const uint32_t sizes[] = { sizeof(caluna_engine_options), 31, 0, 200 };
     opts.o.struct_size = sizes[u8() % LEN(sizes)];
     opts.o.width = side(); opts.o.height = side(); opts.o.scale = render_scale();
     /* Up to 7 (6 workers while the engine lives: the process check allows 16 more threads). */
     static const int32_t threads[] = { 0, 1, 2, 3, 7, 65, -1, INT32_MIN };
-    opts.o.render_threads = threads[u8() % LEN(threads)];
+    /* From the width, not a byte of its own: the committed corpus keeps its meaning. */
+    double w = opts.o.width;
+    opts.o.render_threads = threads[isfinite(w) ? (unsigned)fmod(fabs(w), (double)LEN(threads)) : 0];
     caluna_engine *made = (caluna_engine *)1;
     fz_engine_less();
     caluna_status s = caluna_engine_create(u8() < 32 ? NULL : &opts.o, OUT(&made));
