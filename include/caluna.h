@@ -229,7 +229,7 @@ typedef struct caluna_engine_options {
     double scale;
     /** Threads each render draws on, 1 … 64; 0 (the default) is one per core, 1 draws on
      *  the calling thread alone (ABI 1.10; read only when struct_size covers it). The
-     *  region a render redraws is cut into horizontal bands drawn at once by a worker
+     *  region a render redraws is cut into bands (strips of rows or of columns) drawn at once by a worker
      *  pool the engine owns (started by the first render that needs it, joined by
      *  caluna_engine_destroy); the pixels are the same for every count. Draw, tile and
      *  frame callbacks always run on the thread that called the render, never on a
@@ -419,7 +419,7 @@ caluna_status caluna_render_png(caluna_engine *e, const char *path);
  * ended with caluna_render_target_destroy or with the engine.
  *
  * Threads: caluna_render and caluna_render_target_draw cut the region they redraw into
- * horizontal bands drawn at once, one per thread (caluna_engine_options.render_threads;
+ * bands (strips of rows or of columns) drawn at once, one per thread (caluna_engine_options.render_threads;
  * by default one per core). The call returns when every band is done; the bytes are the
  * same for every thread count. Callbacks (draw, tiles, pixel buffer frames) run only on the
  * calling thread, never while workers draw. caluna_stats render_threads and bands_drawn say
@@ -2045,7 +2045,7 @@ typedef struct caluna_stats {
     int64_t effect_cache_hits;
     int64_t effect_cache_misses;
     /** Threads the last render drew on (1 without workers; 0 when it drew nothing) and the
-     *  horizontal bands it cut its region into, one per thread (ABI 1.10; see
+     *  bands it cut its region into, one per thread (ABI 1.10; see
      *  caluna_engine_options.render_threads). */
     int64_t render_threads;
     int64_t bands_drawn;

@@ -11,8 +11,14 @@
 #define CALU_LITTLE 0
 #endif
 
-/* Compiled for AVX2 and for the baseline; the dynamic loader picks one (an ifunc). */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__clang__)
+/* Compiled for AVX2 and for the baseline; the dynamic loader picks one (an ifunc). Not under
+ * ThreadSanitizer: the loader runs the resolver before the sanitizer's runtime is up. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CALU_NO_CLONES 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__ELF__) && defined(__clang__) && !defined(CALU_NO_CLONES)
 #define CALU_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define CALU_CLONES

@@ -78,6 +78,10 @@ final class ParallelFrame: Benchmark {
     func check() throws -> String {
         try runCaluna()
         try runPeer()
+        let (a, b) = (threaded.stats, serial.stats)
+        guard (a.layersDrawn, a.offscreenPasses, a.effectCacheHits) == (b.layersDrawn, b.offscreenPasses, b.effectCacheHits) else {
+            throw BenchmarkFailure("2 threads counted \(a.layersDrawn) layers, \(a.offscreenPasses) offscreen passes; 1 thread \(b.layersDrawn), \(b.offscreenPasses)")
+        }
         guard threaded.stats.bandsDrawn == 2 else { throw BenchmarkFailure("2 threads drew \(threaded.stats.bandsDrawn) bands") }
         guard RGBA(threadedTarget.frame!).bytes == RGBA(serialTarget.frame!).bytes else {
             throw BenchmarkFailure("2 threads and 1 thread drew different bytes")

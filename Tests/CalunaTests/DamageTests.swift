@@ -324,7 +324,7 @@ struct DamageScene {
 /// byte the serial one. CALUNA_BAND_SEEDS raises the count (docs/rendering.md).
 @Test func bandsOnAnyThreadCountEqualTheSerialRender() throws {
     let seeds = UInt64(getenv("CALUNA_BAND_SEEDS").flatMap { Int(String(cString: $0)) } ?? 24)
-    var banded = 0, sentBack = 0
+    var banded = 0, sentBack = 0, columns = 0
     for seed in 0..<seeds {
         var scenes = try [1, 2, 3, 7].map { n -> DamageScene in
             let s = try DamageScene(seed: seed)
@@ -342,6 +342,7 @@ struct DamageScene {
                 try scenes[i].engine.render(into: targets[i])
                 let s = scenes[i].engine.stats
                 if s.bandsDrawn > 1 { banded += 1 }
+                if s.bandsDrawn > 1, targets[i].bandAxis == .columns { columns += 1 }
                 sentBack += targets[i].bandsSentBack
                 guard sameBytes(targets[i].frame!, serial) else {
                     Issue.record("seed \(seed), frame \(frame), \(scenes[i].engine.renderThreads) threads: differs at \(firstDifference(targets[i].frame!, serial)); damage \(targets[i].damage); last changes: \(scenes[i].log.suffix(8).joined(separator: "; "))")
@@ -361,6 +362,8 @@ struct DamageScene {
     // Most frames were drawn in bands, some of them partly sent back to the calling thread.
     #expect(banded > Int(seeds) * 30, "\(banded) banded frames")
     #expect(sentBack > 0)
+    // Bands of rows and of columns.
+    #expect(columns > 0 && columns < banded, "\(columns) of \(banded) banded frames in columns")
 }
 
 /// A render's bands run callbacks on the calling thread only, and a band
@@ -423,4 +426,36 @@ struct DamageScene {
         #expect(first == nil && second?.count == 1)
     }
     #expect(second == nil)
+}
+
+/// Counters count each layer once however the frame is cut: a grid of
+/// shadowed cards with sublayers (cards across every cut) on 1, 2, 3 and 7
+/// threads gives the serial render's layer, offscreen and shadow counts.
+@Test func bandsCountEachLayerOnce() throws {
+    var counts: [[Int]] = []
+    for n in [1, 2, 3, 7] {
+        let engine = try Engine(size: Size(400, 300))
+        try engine.setRenderThreads(n)
+        engine.renderBandMinimumPixels = 0
+        engine.root.backgroundColor = .white
+        for i in 0..<20 {
+            let card = engine.makeLayer()
+            card.frame = Rect(10 + Double(i % 5) * 78, 10 + Double(i / 5) * 72, 66, 60)
+            card.backgroundColor = Color(red: 0.9, green: 0.9, blue: Double(i) / 20)
+            card.cornerRadius = 8
+            card.shadowOpacity = 0.4
+            card.shadowRadius = 5
+            let inner = engine.makeLayer()
+            inner.frame = Rect(6, 6, 30, 20)
+            inner.backgroundColor = .black
+            try card.addSublayer(inner)
+            try engine.root.addSublayer(card)
+        }
+        _ = try engine.render()
+        _ = try engine.render()   // warm caches: nothing is sent back
+        let s = engine.stats
+        #expect(s.bandsDrawn == n)
+        counts.append([s.layersVisited, s.layersDrawn, s.offscreenPasses, s.offscreenPixels, s.effectCacheHits + s.effectCacheMisses])
+    }
+    #expect(counts.allSatisfy { $0 == counts[0] }, "\(counts)")
 }

@@ -80,11 +80,30 @@ struct Compositor {
     /// `parentSpace` is the superlayer's (2D) sublayer space, passed down so
     /// no layer has to look its superlayer up.
     mutating func draw(_ layer: Layer, parentSpace: AffineTransform?, inheritedOpacity: Double) throws {
-        // A layer an earlier band draws too is counted there, once.
-        if partial?.quiet == false, partial!.drawnByEarlierBand(layer) {
-            let counted = stats
-            partial!.quiet = true
-            defer { stats = counted; partial!.quiet = false }
+        // A subtree an earlier band draws too is counted there, once; inside
+        // it, a subtree no earlier band draws is counted here (`kept`) —
+        // unless inside a shadow's content group, which bands draw whole.
+        if partial?.suspended == 0, let quiet = partial?.quiet, let earlier = partial!.drawnByEarlierBand(layer),
+           quiet != earlier {
+            let outer = stats
+            stats = FrameStats()
+            partial!.quiet = earlier
+            if earlier {
+                let kept = partial!.kept
+                partial!.kept = FrameStats()
+                defer {
+                    stats = outer
+                    stats.absorb(partial!.kept)
+                    partial!.kept = kept
+                    partial!.quiet = false
+                }
+                return try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)
+            }
+            defer {
+                partial!.kept.absorb(stats)
+                stats = outer
+                partial!.quiet = true
+            }
             return try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)
         }
         try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)

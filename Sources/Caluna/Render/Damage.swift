@@ -181,10 +181,12 @@ final class DamageTracker {
         let old = record(of: layer)
         let gone = Visit(drawn: false, changed: old != nil, record: old)
         guard !layer.hidden else { return gone }
-        guard let m = layer.affineToSuperlayer(parentSpace: parentSpace) else {
-            // Placed by a homography: drawn offscreen at a resolution set by
-            // the visible part. Recorded as covering everything, so the frame
-            // after it damages all it may have drawn.
+        // A tree too deep for this thread's stack (or placed by a homography,
+        // drawn offscreen at a resolution set by the visible part) is recorded
+        // as covering everything: a full redraw, where the compositor's own
+        // stack check refuses the tree cleanly.
+        let m = NativeStack.hasRoom ? layer.affineToSuperlayer(parentSpace: parentSpace) : nil
+        guard let m else {
             needsFullRedraw = true
             let r = fresh(old, layer, Fingerprint(generation: 0, contentsVersion: 0, device: .identity, alpha: .nan,
                                                    flipped: false, unit: 0, ticks: 0, isUnit: true), parent)

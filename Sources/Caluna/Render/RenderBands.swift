@@ -1,14 +1,14 @@
 import CCairo
 import Glibc
 
-/// A render on several threads. The region to redraw is cut into horizontal
-/// bands; each band is drawn by one thread exactly as a partial redraw draws
-/// its region (RenderTarget.swift: subtrees that miss the band are skipped,
-/// the rest drawn whole into a bitmap of the frame's size, only the band's
-/// pixels kept), so every band's pixels are those of a serial render, and
-/// the bands are joined by copying rows. Cuts are placed where few layers
-/// straddle them and the work is even (a layer across a cut is drawn by
-/// both bands).
+/// A render on several threads. The region to redraw is cut into bands
+/// (strips of rows or of columns); each band is drawn by one thread exactly
+/// as a partial redraw draws its region (RenderTarget.swift: subtrees that
+/// miss the band are skipped, the rest drawn whole into a bitmap of the
+/// frame's size, only the band's pixels kept), so every band's pixels are
+/// those of a serial render, and each band copies them into the frame. Cuts
+/// are placed where few layers straddle them and the work is even (a layer
+/// across a cut is drawn by both bands).
 ///
 /// Bands only read the tree and its caches; what would run a callback or
 /// fill a cache (RenderBand.requireCallingThread) sends the band back to the
@@ -47,7 +47,14 @@ struct RenderBands {
 extension RenderBands {
     /// What a band costs to draw: the pixels of each subtree drawn in it.
     struct Item {
-        var minY: Int, maxY: Int, cost: Int
+        var rect: PixelRect, cost: Int
+    }
+
+    /// Bands are rows (cuts across y) or columns (cuts across x).
+    enum Axis {
+        case rows, columns
+        func range(_ r: PixelRect) -> (Int, Int) { self == .rows ? (r.y, r.maxY) : (r.x, r.maxX) }
+        func length(_ r: PixelRect) -> Int { self == .rows ? r.width : r.height }
     }
 
     /// Up to `limit` items: the subtrees the compositor culls one by one
@@ -59,7 +66,7 @@ extension RenderBands {
         var stack = [root]
         func add(_ r: PixelRect?) {
             guard let r = r?.intersection(canvas), !r.isEmpty, region.contains(where: { $0.intersects(r) }) else { return }
-            out.append(Item(minY: r.y, maxY: r.maxY, cost: r.area + 256))
+            out.append(Item(rect: r, cost: r.area + 256))
         }
         while let r = stack.popLast() {
             guard r.cullable else { add(canvas); continue }
@@ -74,49 +81,72 @@ extension RenderBands {
         return out
     }
 
-    /// Row cuts y0 < c1 < … < y1 giving `n` bands of [y0, y1) with even work.
-    static func cuts(_ items: [Item], from y0: Int, to y1: Int, width: Int, bands n: Int) -> [Int] {
-        // Rows cost something of their own (clearing, copying, the root's background).
+    /// Cuts lo < c1 < … < hi along `axis` giving `n` bands of the region's
+    /// bounding box `box` with even work, and the cost of the dearest band.
+    static func cuts(_ items: [Item], along axis: Axis, of box: PixelRect, bands n: Int) -> (cuts: [Int], worst: Int) {
+        let (lo, hi) = axis.range(box), across = axis.length(box)
+        let spans = items.map { (axis.range($0.rect), $0.cost) }
+        // Rows and columns cost something of their own (clearing, copying, the root's background).
         func cost(_ a: Int, _ b: Int) -> Int {
-            var c = (b - a) * width / 4
-            for i in items where i.minY < b && i.maxY > a { c += i.cost }
+            var c = (b - a) * across / 4
+            for ((p, q), k) in spans where p < b && q > a { c += k }
             return c
         }
         var candidates = Set<Int>()
-        for i in items {
-            if i.minY > y0 && i.minY < y1 { candidates.insert(i.minY) }
-            if i.maxY > y0 && i.maxY < y1 { candidates.insert(i.maxY) }
+        for ((p, q), _) in spans {
+            if p > lo && p < hi { candidates.insert(p) }
+            if q > lo && q < hi { candidates.insert(q) }
         }
         let steps = 8 * n
-        for k in 1..<steps { candidates.insert(y0 + (y1 - y0) * k / steps) }
+        for k in 1..<steps { candidates.insert(lo + (hi - lo) * k / steps) }
         let sorted = candidates.sorted()
-        var out = [y0]
+        var out = [lo], worst = 0
         for b in 1..<n {
             let a = out.last!
-            var best: (Int, Int)? = nil
-            for c in sorted where c > a && y1 - c >= n - b {
-                let worst = max(cost(a, c), cost(c, y1) / (n - b))
-                if best == nil || worst < best!.1 { best = (c, worst) }
+            var best: (Int, Int, Int)? = nil
+            for c in sorted where c > a && hi - c >= n - b {
+                let here = cost(a, c)
+                let w = max(here, cost(c, hi) / (n - b))
+                if best == nil || w < best!.1 { best = (c, w, here) }
             }
-            guard let (c, _) = best else { break }
+            guard let (c, _, here) = best else { break }
+            worst = max(worst, here)
             out.append(c)
         }
-        out.append(y1)
-        return out
+        worst = max(worst, cost(out.last!, hi))
+        out.append(hi)
+        return (out, worst)
     }
 
     /// `region` (disjoint rectangles) cut into bands; empty bands dropped.
-    static func split(_ region: [PixelRect], cuts: [Int]) -> [[PixelRect]] {
+    static func split(_ region: [PixelRect], cuts: [Int], along axis: Axis) -> [[PixelRect]] {
         var bands: [[PixelRect]] = []
         for k in 0..<(cuts.count - 1) {
             let a = cuts[k], b = cuts[k + 1]
             let band = region.compactMap { r -> PixelRect? in
-                let top = max(r.y, a), bottom = min(r.maxY, b)
-                return top < bottom ? PixelRect(x: r.x, y: top, width: r.width, height: bottom - top) : nil
+                switch axis {
+                case .rows:
+                    let top = max(r.y, a), bottom = min(r.maxY, b)
+                    return top < bottom ? PixelRect(x: r.x, y: top, width: r.width, height: bottom - top) : nil
+                case .columns:
+                    let left = max(r.x, a), right = min(r.maxX, b)
+                    return left < right ? PixelRect(x: left, y: r.y, width: right - left, height: r.height) : nil
+                }
             }
             if !band.isEmpty { bands.append(band) }
         }
         return bands
+    }
+
+    /// The region in `n` bands of rows or of columns, whichever leaves the
+    /// dearest band cheaper (a grid of cards is often cut between two columns
+    /// more cleanly than between two rows).
+    static func bands(_ region: [PixelRect], items: [Item], count n: Int) -> (bands: [[PixelRect]], axis: Axis) {
+        guard let box = region.dropFirst().reduce(region.first, { $0?.union($1) }) else { return ([], .rows) }
+        let rows = cuts(items, along: .rows, of: box, bands: n)
+        let columns = box.width >= n ? cuts(items, along: .columns, of: box, bands: n) : nil
+        if let columns, columns.worst < rows.worst { return (split(region, cuts: columns.cuts, along: .columns), .columns) }
+        return (split(region, cuts: rows.cuts, along: .rows), .rows)
     }
 }
 
@@ -130,14 +160,13 @@ extension RenderTarget {
         bandsSentBack = 0
         stats.renderThreads = 1
         stats.bandsDrawn = 1
-        guard n > 1, let workers = settings.workers,
-              let top = region.map(\.y).min(), let bottom = region.map(\.maxY).max() else {
+        guard n > 1, let workers = settings.workers else {
             return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
         }
         let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         let items = RenderBands.items(tracker, canvas: canvas, region: region)
-        let bands = RenderBands.split(region, cuts: RenderBands.cuts(items, from: top, to: bottom,
-                                                                     width: image.width, bands: n))
+        let (bands, axis) = RenderBands.bands(region, items: items, count: n)
+        bandAxis = axis
         guard bands.count > 1 else {
             return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
         }

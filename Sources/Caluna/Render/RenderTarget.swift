@@ -26,6 +26,8 @@ public final class RenderTarget {
     let bandImages = BandImages()
     /// Bands of the last render drawn again on the calling thread.
     var bandsSentBack = 0
+    /// How the last render's bands were cut.
+    var bandAxis = RenderBands.Axis.rows
     private var scale = 0.0
 
     public init() {}
@@ -195,11 +197,15 @@ extension Compositor {
         var earlier: [PixelRect] = []
         /// Counters are not kept: an earlier band counts what is drawn now.
         var quiet = false
+        /// While quiet: the counters of subtrees inside that count here.
+        var kept = FrameStats()
 
-        /// An earlier band draws `layer` too (its subtree reaches that
-        /// band's region, or it is never culled).
-        func drawnByEarlierBand(_ layer: Layer) -> Bool {
-            guard !earlier.isEmpty, let r = tracker.record(of: layer) else { return false }
+        /// Whether an earlier band draws `layer` too (its subtree reaches
+        /// that band's region, or it is never culled); nil when unknown (no
+        /// record: it goes with its parent).
+        func drawnByEarlierBand(_ layer: Layer) -> Bool? {
+            guard let r = tracker.record(of: layer) else { return earlier.isEmpty ? false : nil }
+            guard !earlier.isEmpty else { return false }
             guard r.cullable else { return true }
             guard let e = r.subtree else { return false }
             return earlier.contains { $0.intersects(e) }
