@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The memory an engine makes on a script's behalf, against one cap (DESIGN
 /// §4, untrusted scripts): bitmaps, layers, animations, paths, text
@@ -29,7 +28,7 @@ public final class MemoryLedger: @unchecked Sendable {
         /// `external()` as read when a parallel section began (nil: ask it).
         var frozenExternal: Int? = nil
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A ledger capped at `limit` bytes; 0 (the default) is no limit, so
     /// nothing changes for trusted use.

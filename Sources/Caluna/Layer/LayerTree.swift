@@ -215,7 +215,8 @@ extension Layer {
         } else {
             sorted = sublayers
         }
-        drawingOrderCache = sorted
+        // Not kept from inside a render's band: bands only read the tree.
+        if !RenderBand.isBand { drawingOrderCache = sorted }
         return sorted
     }
 }

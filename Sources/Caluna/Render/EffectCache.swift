@@ -1,6 +1,5 @@
 import CCairo
 import Glibc
-import Synchronization
 
 /// Blurred shadow masks kept between renders. A blur depends only on the
 /// silhouette's pixels, σ, and where the wanted pixels lie relative to the
@@ -37,12 +36,12 @@ public final class EffectCache {
         }
     }
 
-    /// Guards the entries: a render's bands look up and insert at once.
-    private let lock = Mutex(())
+    /// Guards the entries and holds the render count (`lastUsed` compares
+    /// with it): a render's bands look up and insert at once.
+    private let lock = Locked(0)
     private var entries: [Key: Entry] = [:]
     /// Bytes of silhouettes and masks kept.
     public private(set) var bytes = 0
-    private var use = 0
     /// Masks beyond this many bytes that the current render did not use are dropped.
     public static let defaultBudget = 32 << 20
     public var budget = EffectCache.defaultBudget
@@ -64,7 +63,7 @@ public final class EffectCache {
     public var count: Int { lock.withLock { _ in entries.count } }
 
     /// Starts a render: masks used from here on are this render's.
-    func beginRender() { use += 1 }
+    func beginRender() { lock.withLock { $0 += 1 } }
 
     /// The key of a silhouette (an A8 surface) blurred at `sigma` into `w`×`h`
     /// pixels starting (dx, dy) from its own origin.
@@ -78,7 +77,7 @@ public final class EffectCache {
     /// The caller releases it (bands of one render share the cache: an
     /// entry may be replaced while another band still paints its mask).
     func mask(_ key: Key, silhouette: OpaquePointer) -> OpaquePointer? {
-        lock.withLock { _ in
+        lock.withLock { use in
             guard let e = entries[key], let (data, stride) = EffectCache.rows(silhouette) else { return nil }
             for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
             e.lastUsed = use
@@ -98,14 +97,14 @@ public final class EffectCache {
         let e = Entry(silhouette: copy, mask: cairo_surface_reference(mask), bytes: size, charge: charge)
         // Freed after the lock: an entry's charge goes back to the ledger.
         var dropped: [Entry] = []
-        lock.withLock { _ in
+        lock.withLock { use in
             e.lastUsed = use
             if let old = entries.updateValue(e, forKey: key) {
                 bytes -= old.bytes
                 dropped.append(old)
             }
             bytes += size
-            dropped += trim()
+            dropped += trim(use: use)
         }
         withExtendedLifetime(dropped) {}
     }
@@ -113,7 +112,7 @@ public final class EffectCache {
     /// Drops the least recently used masks the current render did not use.
     /// Drops the least recently used entries past the budget (under the
     /// lock); returns them, to be freed after it.
-    private func trim() -> [Entry] {
+    private func trim(use: Int) -> [Entry] {
         guard bytes > budget else { return [] }
         var dropped: [Entry] = []
         for (k, e) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) where e.lastUsed < use {

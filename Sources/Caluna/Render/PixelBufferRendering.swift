@@ -3,6 +3,8 @@ extension Compositor {
     /// contentsRect, filters; the compositor's clip, mask and transform
     /// around it). The frame callback runs first when a new frame is due.
     mutating func drawPixelBuffer(_ layer: Layer, alpha: Double) throws {
+        // The store is made on first use (kept on the model layer).
+        if RenderBand.isBand, !(layer.modelLayer.kindCache is PixelBufferStore) { try RenderBand.requireCallingThread() }
         try layer.updateFrame(stats: &stats)
         guard let frame = layer.pixelBufferStore.frame else { return }
         try drawContents(frame, of: layer, alpha: alpha)
