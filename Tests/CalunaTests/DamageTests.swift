@@ -459,3 +459,25 @@ struct DamageScene {
     }
     #expect(counts.allSatisfy { $0 == counts[0] }, "\(counts)")
 }
+
+/// Cuts go into a gap when there is one, and columns are chosen when only
+/// they have a clean gap.
+@Test func bandCutsFindTheGaps() {
+    typealias Item = RenderBands.Item
+    // Two rows of work with a gap between 100 and 120; work across the middle column.
+    let rows = [Item(rect: PixelRect(x: 0, y: 0, width: 300, height: 100), cost: 30_000),
+                Item(rect: PixelRect(x: 0, y: 120, width: 300, height: 100), cost: 30_000)]
+    let box = PixelRect(x: 0, y: 0, width: 300, height: 220)
+    let (cuts, _) = RenderBands.cuts(rows, along: .rows, of: box, bands: 2)
+    #expect(cuts.count == 3 && (100...120).contains(cuts[1]), "\(cuts)")
+    let (split, axis) = RenderBands.bands([box], items: rows, count: 2)
+    #expect(axis == .rows && split.count == 2)
+    // Two columns with a gap at 140…160, each spanning every row.
+    let columns = [Item(rect: PixelRect(x: 0, y: 0, width: 140, height: 220), cost: 30_000),
+                   Item(rect: PixelRect(x: 160, y: 0, width: 140, height: 220), cost: 30_000)]
+    let (split2, axis2) = RenderBands.bands([box], items: columns, count: 2)
+    #expect(axis2 == .columns && split2.count == 2)
+    #expect(split2.first?.first.map { (140...160).contains($0.maxX) } == true, "\(split2)")
+    // The bands cover the region exactly once.
+    #expect(split2.joined().reduce(0) { $0 + $1.area } == box.area)
+}

@@ -86,12 +86,17 @@ extension RenderBands {
     static func cuts(_ items: [Item], along axis: Axis, of box: PixelRect, bands n: Int) -> (cuts: [Int], worst: Int) {
         let (lo, hi) = axis.range(box), across = axis.length(box)
         let spans = items.map { (axis.range($0.rect), $0.cost) }
-        // Rows and columns cost something of their own (clearing, copying, the root's background).
-        func cost(_ a: Int, _ b: Int) -> Int {
-            var c = (b - a) * across / 4
-            for ((p, q), k) in spans where p < b && q > a { c += k }
-            return c
+        // cost(c, hi): the items ending past c — by end, with suffix sums.
+        let byEnd = spans.sorted { $0.0.1 < $1.0.1 }
+        var after = [Int](repeating: 0, count: byEnd.count + 1)
+        for k in stride(from: byEnd.count - 1, through: 0, by: -1) { after[k] = after[k + 1] + byEnd[k].1 }
+        func firstIndex<T>(_ xs: [T], _ below: (T) -> Bool) -> Int {
+            var (l, h) = (0, xs.count)
+            while l < h { let m = (l + h) / 2; if below(xs[m]) { l = m + 1 } else { h = m } }
+            return l
         }
+        // Rows and columns cost something of their own (clearing, copying, the root's background).
+        func rest(_ c: Int) -> Int { (hi - c) * across / 4 + after[firstIndex(byEnd) { $0.0.1 <= c }] }
         var candidates = Set<Int>()
         for ((p, q), _) in spans {
             if p > lo && p < hi { candidates.insert(p) }
@@ -103,17 +108,22 @@ extension RenderBands {
         var out = [lo], worst = 0
         for b in 1..<n {
             let a = out.last!
+            // cost(a, c): the items ending past a and starting before c — by start, with prefix sums.
+            let byStart = spans.filter { $0.0.1 > a }.map { ($0.0.0, $0.1) }.sorted { $0.0 < $1.0 }
+            var before = [0]
+            for (_, k) in byStart { before.append(before.last! + k) }
+            func here(_ c: Int) -> Int { (c - a) * across / 4 + before[firstIndex(byStart) { $0.0 < c }] }
             var best: (Int, Int, Int)? = nil
             for c in sorted where c > a && hi - c >= n - b {
-                let here = cost(a, c)
-                let w = max(here, cost(c, hi) / (n - b))
-                if best == nil || w < best!.1 { best = (c, w, here) }
+                let h = here(c)
+                let w = max(h, rest(c) / (n - b))
+                if best == nil || w < best!.1 { best = (c, w, h) }
             }
-            guard let (c, _, here) = best else { break }
-            worst = max(worst, here)
+            guard let (c, _, h) = best else { break }
+            worst = max(worst, h)
             out.append(c)
         }
-        worst = max(worst, cost(out.last!, hi))
+        worst = max(worst, rest(out.last!))
         out.append(hi)
         return (out, worst)
     }

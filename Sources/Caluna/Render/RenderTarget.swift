@@ -204,8 +204,8 @@ extension Compositor {
         /// that band's region, or it is never culled); nil when unknown (no
         /// record: it goes with its parent).
         func drawnByEarlierBand(_ layer: Layer) -> Bool? {
-            guard let r = tracker.record(of: layer) else { return earlier.isEmpty ? false : nil }
             guard !earlier.isEmpty else { return false }
+            guard let r = tracker.record(of: layer) else { return nil }
             guard r.cullable else { return true }
             guard let e = r.subtree else { return false }
             return earlier.contains { $0.intersects(e) }
