@@ -22,7 +22,7 @@ public final class Engine {
     /// Blurred shadow masks kept between renders (EffectCache.swift).
     public let effectCache = EffectCache()
     /// Threads a render draws on (RenderBands.swift), 1 …
-    /// `RenderBands.maximumThreads`; by default the number of cores. 1: the
+    /// `maximumRenderThreads`; by default the number of cores. 1: the
     /// calling thread alone. Set with `setRenderThreads`.
     public internal(set) var renderThreads = Engine.defaultRenderThreads
     /// The workers of `renderThreads` (made by the first render that uses them).

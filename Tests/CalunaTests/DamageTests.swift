@@ -400,9 +400,9 @@ struct DamageScene {
 @Test func renderThreadsAreBounded() throws {
     let engine = try Engine(size: Size(10, 10))
     #expect(throws: CalunaError.self) { try engine.setRenderThreads(-1) }
-    #expect(throws: CalunaError.self) { try engine.setRenderThreads(RenderBands.maximumThreads + 1) }
-    try engine.setRenderThreads(RenderBands.maximumThreads)
-    #expect(engine.renderThreads == RenderBands.maximumThreads)
+    #expect(throws: CalunaError.self) { try engine.setRenderThreads(Engine.maximumRenderThreads + 1) }
+    try engine.setRenderThreads(Engine.maximumRenderThreads)
+    #expect(engine.renderThreads == Engine.maximumRenderThreads)
     try engine.setRenderThreads(0)
     #expect(engine.renderThreads == Engine.defaultRenderThreads)
 }

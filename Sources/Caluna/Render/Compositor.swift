@@ -85,24 +85,21 @@ struct Compositor {
         // unless inside a shadow's content group, which bands draw whole.
         if partial?.suspended == 0, let quiet = partial?.quiet, let earlier = partial!.drawnByEarlierBand(layer),
            quiet != earlier {
-            let outer = stats
+            let outer = stats, outerKept = partial!.kept
             stats = FrameStats()
             partial!.quiet = earlier
-            if earlier {
-                let kept = partial!.kept
-                partial!.kept = FrameStats()
-                defer {
+            if earlier { partial!.kept = FrameStats() }
+            defer {
+                if earlier {
+                    // Leaving a subtree counted elsewhere: only what counted inside it stays.
                     stats = outer
                     stats.absorb(partial!.kept)
-                    partial!.kept = kept
-                    partial!.quiet = false
+                    partial!.kept = outerKept
+                } else {
+                    partial!.kept.absorb(stats)
+                    stats = outer
                 }
-                return try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)
-            }
-            defer {
-                partial!.kept.absorb(stats)
-                stats = outer
-                partial!.quiet = true
+                partial!.quiet = quiet
             }
             return try drawCounted(layer, parentSpace: parentSpace, inheritedOpacity: inheritedOpacity)
         }

@@ -24,11 +24,10 @@ struct RenderBands {
     /// A region smaller than this (pixels) is drawn by one thread.
     var minimumPixels = RenderBands.minimumParallelPixels
 
-    static let maximumThreads = Engine.maximumRenderThreads
     /// A region smaller than this (pixels) is drawn by one thread.
     static let minimumParallelPixels = 32 * 1024
-    /// Band bitmaps (one frame each, past the first band) take at most this
-    /// many bytes; fewer bands are used for larger frames.
+    /// Band bitmaps (one frame each) take at most this many bytes; fewer
+    /// bands are used for larger frames.
     static let scratchBudget = 256 << 20
 
     static let serial = RenderBands(threads: 1, workers: nil, memory: nil)
@@ -40,7 +39,7 @@ struct RenderBands {
         // has left, or a tree too deep for a serial render could draw.
         guard NativeStack.remaining >= RenderWorkers.stackSize else { return 1 }
         let frameBytes = max(Image.chargedBytes(width, height), 1)
-        return max(1, min(threads, workers.count + 1, 1 + RenderBands.scratchBudget / frameBytes, height))
+        return max(1, min(threads, workers.count + 1, RenderBands.scratchBudget / frameBytes, height))
     }
 }
 
@@ -165,83 +164,65 @@ extension RenderTarget {
     /// exact), in bands on `bands.threads` threads.
     func drawRegion(_ root: Layer, into image: Image, region: [PixelRect], scale: Double, effects: EffectCache?,
                     bands settings: RenderBands, stats: inout FrameStats) throws {
-        let pixels = region.reduce(0) { $0 + $1.area }
-        let n = settings.bandCount(pixels: pixels, width: image.width, height: image.height)
         bandsSentBack = 0
         stats.renderThreads = 1
         stats.bandsDrawn = 1
-        guard n > 1, let workers = settings.workers else {
-            return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
-        }
+        func serial() throws { try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats) }
+        let n = settings.bandCount(pixels: region.reduce(0) { $0 + $1.area }, width: image.width, height: image.height)
+        guard n > 1, let workers = settings.workers else { return try serial() }
         let canvas = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-        let items = RenderBands.items(tracker, canvas: canvas, region: region)
-        let (bands, axis) = RenderBands.bands(region, items: items, count: n)
+        let (bands, axis) = RenderBands.bands(region, items: RenderBands.items(tracker, canvas: canvas, region: region),
+                                              count: n)
         bandAxis = axis
-        guard bands.count > 1 else {
-            return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
-        }
-        // Each band draws into a bitmap of its own and copies its rows into
-        // `image` (rows no other band writes; nothing else draws on `image`).
-        do {
-            try bandImages.prepare(count: bands.count, width: image.width, height: image.height)
-        } catch {
-            return try draw(root, into: image, region: region, scale: scale, effects: effects, stats: &stats)
-        }
+        // Each band draws into a bitmap of its own and copies its pixels
+        // into `image` (pixels no other band writes; nothing else draws on `image`).
+        guard bands.count > 1, (try? bandImages.prepare(count: bands.count, width: image.width, height: image.height)) != nil
+        else { return try serial() }
         let images = Array(bandImages.images.prefix(bands.count))
         let target = image.rawPixels()
         defer { image.markDirty() }
-        func keep(_ i: Int) {
+        let earlier = bands.indices.map { Array(bands[..<$0].joined()) }
+        let incoming = stats
+        /// Band `i` with its counters (the first band carries the display work's in).
+        func drawBand(_ i: Int) throws -> FrameStats {
+            var s = i == 0 ? incoming : FrameStats()
+            try draw(root, into: images[i], region: bands[i], earlier: earlier[i], scale: scale, effects: effects,
+                     stats: &s)
             RenderTarget.copy(bands[i], from: images[i].rawPixels(), to: target)
+            return s
         }
 
         let cancel = RenderBand.Cancel()
-        let states = bands.map { _ in RenderBand.State(cancel: cancel) }
-        var results = [Result<FrameStats, Error>](repeating: .success(FrameStats()), count: bands.count)
-        let incoming = stats
-        let memory = settings.memory
-        let earlier = bands.indices.map { Array(bands[..<$0].joined()) }
+        let states = bands.map { _ in RenderBand.State() }
+        var results = [FrameStats?](repeating: nil, count: bands.count)
         results.withUnsafeMutableBufferPointer { out in
             let out = out
             let stopped = { () -> CalunaError? in cancel.isSet ? CalunaError(.limitReached, "render: stopped") : nil }
-            let drawBand = { (i: Int) in
-                var s = i == 0 ? incoming : FrameStats()
-                out[i] = Result {
-                    try MemoryLedger.withCurrent(memory) {
-                        try RenderBand.run(states[i]) {
-                            // The calling thread keeps its own check; workers stop when it fires.
-                            guard i > 0 else {
-                                return try self.draw(root, into: images[i], region: bands[i], scale: scale,
-                                                     effects: effects, stats: &s)
-                            }
-                            try Interruption.with(stopped) {
-                                try self.draw(root, into: images[i], region: bands[i], earlier: earlier[i],
-                                              scale: scale, effects: effects, stats: &s)
-                            }
-                        }
-                    }
-                    return s
+            let run = { (i: Int) in
+                // The calling thread keeps its own check; workers stop when it fires.
+                out[i] = try? MemoryLedger.withCurrent(settings.memory) {
+                    try RenderBand.run(states[i]) { try i == 0 ? drawBand(i) : Interruption.with(stopped) { try drawBand(i) } }
                 }
-                if case .success = out[i] { keep(i) }
             }
-            memory.map { ledger in ledger.withFrozenExternal { workers.run(bands.count, poll: poll(cancel), drawBand) } }
-                ?? workers.run(bands.count, poll: poll(cancel), drawBand)
+            if let ledger = settings.memory {
+                ledger.withFrozenExternal { workers.run(bands.count, poll: poll(cancel), run) }
+            } else {
+                workers.run(bands.count, poll: poll(cancel), run)
+            }
         }
         // Bands sent back (or stopped, or failed) are drawn again here, alone:
         // callbacks run and caches fill as in a serial render, and a real
         // error is thrown as a serial render throws it.
         var total = FrameStats()
         for i in bands.indices {
-            switch results[i] {
-            case .success(let s):
-                i == 0 ? (total = s) : total.absorb(s)
-            case .failure:
-                var s = i == 0 ? incoming : FrameStats()
+            var s: FrameStats
+            if let done = results[i], !states[i].needsCallingThread {
+                s = done
+            } else {
                 bandsSentBack += 1
-                try draw(root, into: images[i], region: bands[i], earlier: earlier[i], scale: scale, effects: effects,
-                         stats: &s)
-                keep(i)
-                i == 0 ? (total = s) : total.absorb(s)
+                s = try drawBand(i)
             }
+            i == 0 ? (total = s) : total.absorb(s)
         }
         stats = total
         stats.renderThreads = bands.count
@@ -255,7 +236,7 @@ extension RenderTarget {
     }
 }
 
-/// The bitmaps bands past the first draw into, kept between renders of one size.
+/// The bitmaps bands draw into, kept between renders of one size.
 final class BandImages {
     private(set) var images: [Image] = []
 
@@ -268,7 +249,6 @@ final class BandImages {
         }
     }
 
-    func removeAll() { images = [] }
 }
 
 extension Engine {
@@ -277,14 +257,14 @@ extension Engine {
 
     /// The number of cores (at least 1, at most `maximumRenderThreads`).
     public static var defaultRenderThreads: Int {
-        min(max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1), RenderBands.maximumThreads)
+        min(max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1), Engine.maximumRenderThreads)
     }
 
-    /// Sets `renderThreads`: 1 … `RenderBands.maximumThreads`, or 0 for the
+    /// Sets `renderThreads`: 1 … `Engine.maximumRenderThreads`, or 0 for the
     /// default (the number of cores). Anything else is refused.
     public func setRenderThreads(_ n: Int) throws {
-        guard n >= 0, n <= RenderBands.maximumThreads else {
-            throw CalunaError.invalid("threads must be 0 (one per core) to \(RenderBands.maximumThreads), got \(n)")
+        guard n >= 0, n <= Engine.maximumRenderThreads else {
+            throw CalunaError.invalid("threads must be 0 (one per core) to \(Engine.maximumRenderThreads), got \(n)")
         }
         let threads = n == 0 ? Engine.defaultRenderThreads : n
         guard threads != renderThreads else { return }

@@ -22,7 +22,7 @@ public final class RenderTarget {
     /// Where partial redraws are drawn (whole layers, unclipped); only the
     /// damage is copied to `frame`. Kept between renders of one size.
     private var scratch: Image? = nil
-    /// Where bands past the first are drawn (RenderBands.swift).
+    /// Where bands are drawn (RenderBands.swift).
     let bandImages = BandImages()
     /// Bands of the last render drawn again on the calling thread.
     var bandsSentBack = 0

@@ -151,13 +151,12 @@ final class RenderWorkers {
 /// done (where the callback runs and the cache fills, as in a serial render).
 enum RenderBand {
     final class State {
-        /// The band met something only the calling thread may do.
+        /// The band met something only the calling thread may do (read
+        /// after the band, so a throw swallowed on the way still counts).
         var needsCallingThread = false
-        /// Shared by the bands of one render: set to stop them early.
-        let cancel: Cancel
-        init(cancel: Cancel) { self.cancel = cancel }
     }
 
+    /// Set to stop the bands of one render early.
     final class Cancel {
         let flag = Atomic<Bool>(false)
         var isSet: Bool { flag.load(ordering: .relaxed) }
