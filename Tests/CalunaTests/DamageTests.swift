@@ -15,7 +15,7 @@ func sameBytes(_ a: Image, _ b: Image) -> Bool {
 }
 
 /// The first differing pixel and the box of all of them, for failure messages.
-private func firstDifference(_ a: Image, _ b: Image) -> String {
+func firstDifference(_ a: Image, _ b: Image) -> String {
     var first: String? = nil, box: PixelRect? = nil, n = 0
     for y in 0..<a.height {
         for x in 0..<a.width where a.pixel(x: x, y: y)! != b.pixel(x: x, y: y)! {
@@ -141,7 +141,7 @@ struct DamageScene {
 
     /// One change to `l`, chosen at random.
     mutating func mutate(_ l: Layer) throws {
-        let choice = rng.below(25)
+        let choice = rng.below(26)
         log.append("layer \(layers.firstIndex { $0 === l } ?? -1) (\(l.kind.className)) change \(choice)")
         switch choice {
         case 0, 1, 2: l.position = Point(rng.double(-10, 130), rng.double(-10, 100))
@@ -183,6 +183,14 @@ struct DamageScene {
         case 20: l.shouldRasterize.toggle()
         case 21: l.anchorPoint = Point(rng.double(0, 1), rng.double(0, 1))
         case 22: if layers.count < 60 { try addLayer() }
+        case 25:
+            // A transition from how the layer looks now (slid or faded).
+            let t = Transition()
+            t.type = rng.pick(Transition.Kind.allCases)
+            t.subtype = rng.pick(Transition.Direction.allCases)
+            t.timing.duration = rng.pick([0.2, 0.6])
+            _ = try l.addAnimation(t, forKey: nil)
+            l.backgroundColor = color()
         case 23:
             // New tile contents: drawn at the render, not a property change.
             ink.color = color()
@@ -319,165 +327,40 @@ struct DamageScene {
     #expect(sameBytes(target.frame!, try e.renderWithoutEffectCache()))
 }
 
-/// The same seeded frames drawn on 1, 2, 3 and 7 threads (every region cut
-/// into bands, however small): each frame, retained and full, is byte for
-/// byte the serial one. CALUNA_BAND_SEEDS raises the count (docs/rendering.md).
-@Test func bandsOnAnyThreadCountEqualTheSerialRender() throws {
-    let seeds = UInt64(getenv("CALUNA_BAND_SEEDS").flatMap { Int(String(cString: $0)) } ?? 24)
-    var banded = 0, sentBack = 0, columns = 0
-    for seed in 0..<seeds {
-        var scenes = try [1, 2, 3, 7].map { n -> DamageScene in
-            let s = try DamageScene(seed: seed)
-            try s.engine.setRenderThreads(n)
-            s.engine.renderBandMinimumPixels = 0
-            return s
-        }
-        let targets = scenes.map { _ in RenderTarget() }
-        for frame in 0..<30 {
-            for i in scenes.indices { try scenes[i].advance() }
-            try scenes[0].engine.render(into: targets[0])
-            let serial = targets[0].frame!
-            #expect(scenes[0].engine.stats.bandsDrawn <= 1)
-            for i in 1..<scenes.count {
-                try scenes[i].engine.render(into: targets[i])
-                let s = scenes[i].engine.stats
-                if s.bandsDrawn > 1 { banded += 1 }
-                if s.bandsDrawn > 1, targets[i].bandAxis == .columns { columns += 1 }
-                sentBack += targets[i].bandsSentBack
-                guard sameBytes(targets[i].frame!, serial) else {
-                    Issue.record("seed \(seed), frame \(frame), \(scenes[i].engine.renderThreads) threads: differs at \(firstDifference(targets[i].frame!, serial)); damage \(targets[i].damage); last changes: \(scenes[i].log.suffix(8).joined(separator: "; "))")
-                    return
-                }
-            }
-            if frame % 5 == 4 {
-                // A full frame through the bands (Engine.render) as well.
-                let full = try scenes[0].engine.renderWithoutEffectCache()
-                for i in 1..<scenes.count {
-                    #expect(sameBytes(try scenes[i].engine.render(), full), "seed \(seed), frame \(frame): full render")
-                    #expect(scenes[i].engine.stats.bandsDrawn > 1)
-                }
-            }
-        }
-    }
-    // Most frames were drawn in bands, some of them partly sent back to the calling thread.
-    #expect(banded > Int(seeds) * 30, "\(banded) banded frames")
-    #expect(sentBack > 0)
-    // Bands of rows and of columns.
-    #expect(columns > 0 && columns < banded, "\(columns) of \(banded) banded frames in columns")
-}
-
-/// A render's bands run callbacks on the calling thread only, and a band
-/// that needs one is drawn again there: tiles and pixel-buffer frames come
-/// out as on one thread, and the callbacks ran on the thread that rendered.
-@Test func bandCallbacksRunOnTheCallingThread() throws {
-    let engine = try Engine(size: Size(200, 200))
-    try engine.setRenderThreads(4)
-    engine.renderBandMinimumPixels = 0
-    let me = pthread_self()
-    final class Seen { var threads: [pthread_t] = [] }
-    let seen = Seen()
+/// A slide in progress draws the new content and the snapshot where the
+/// slide has them, outside the layer's bounds: its extent (which sizes a
+/// unit around it) covers both.
+@Test func aSlidingTransitionsExtentCoversBothContents() throws {
+    let engine = try Engine(size: Size(200, 100))
+    let l = engine.makeLayer()
     try engine.withoutActions {
-        for i in 0..<4 {
-            let t = engine.makeLayer(kind: .tiledLayer)
-            t.frame = Rect(10, Double(i) * 48 + 4, 180, 40)
-            try t.setValue(.size(Size(32, 32)), forKeyPath: "tileSize")
-            t.drawHandler = { _, ctx in
-                seen.threads.append(pthread_self())
-                try ctx.setFillColor(Color(red: 0.2, green: 0.4, blue: Double(i) / 4))
-                try ctx.fillRect(ctx.clipBoundingBox.insetBy(1, 1))
-            }
-            try engine.root.addSublayer(t)
-        }
+        l.frame = Rect(50, 20, 100, 50)
+        l.backgroundColor = .white
+        try engine.root.addSublayer(l)
     }
-    let banded = try engine.render()
-    #expect(engine.stats.bandsDrawn > 1)
-    #expect(!seen.threads.isEmpty && seen.threads.allSatisfy { pthread_equal($0, me) != 0 })
-    try engine.setRenderThreads(1)
-    #expect(sameBytes(banded, try engine.render()))
+    try engine.step(0)
+    let t = Transition()
+    t.type = .push
+    t.subtype = .fromLeft
+    t.timing.duration = 1
+    _ = try l.addAnimation(t, forKey: nil)
+    l.backgroundColor = .black
+    try engine.step(0.3)
+    let p = try #require(engine.root.ensurePresentation().sublayers.first?.transitionFrame?.progress)
+    let e = try #require(engine.root.ensurePresentation().sublayers.first?.visualExtent())
+    // New content still 100 × (1 − p) to the left, the snapshot 100 × p to the right.
+    #expect(e.minX <= -100 * (1 - p) + 1e-9 && e.maxX >= 100 + 100 * p - 1e-9, "\(e) at \(p)")
 }
 
-/// Thread counts outside 0 … 64 are refused; 0 is one per core.
-@Test func renderThreadsAreBounded() throws {
-    let engine = try Engine(size: Size(10, 10))
-    #expect(throws: CalunaError.self) { try engine.setRenderThreads(-1) }
-    #expect(throws: CalunaError.self) { try engine.setRenderThreads(Engine.maximumRenderThreads + 1) }
-    try engine.setRenderThreads(Engine.maximumRenderThreads)
-    #expect(engine.renderThreads == Engine.maximumRenderThreads)
-    try engine.setRenderThreads(0)
-    #expect(engine.renderThreads == Engine.defaultRenderThreads)
-}
-
-/// An engine's worker pool (whose deinit joins its threads) goes with the
-/// engine, and when the thread count changes: its threads do not keep it.
-@Test func workerThreadsEndWithTheirEngine() throws {
-    weak var first: RenderWorkers?
-    weak var second: RenderWorkers?
-    do {
-        let engine = try Engine(size: Size(300, 300))
-        try engine.setRenderThreads(5)
-        engine.root.backgroundColor = .white
-        _ = try engine.render()
-        #expect(engine.stats.bandsDrawn == 5)
-        first = engine.renderWorkers
-        #expect(first?.count == 4)
-        try engine.setRenderThreads(2)
-        _ = try engine.render()
-        second = engine.renderWorkers
-        #expect(first == nil && second?.count == 1)
-    }
-    #expect(second == nil)
-}
-
-/// Counters count each layer once however the frame is cut: a grid of
-/// shadowed cards with sublayers (cards across every cut) on 1, 2, 3 and 7
-/// threads gives the serial render's layer, offscreen and shadow counts.
-@Test func bandsCountEachLayerOnce() throws {
-    var counts: [[Int]] = []
-    for n in [1, 2, 3, 7] {
-        let engine = try Engine(size: Size(400, 300))
-        try engine.setRenderThreads(n)
-        engine.renderBandMinimumPixels = 0
-        engine.root.backgroundColor = .white
-        for i in 0..<20 {
-            let card = engine.makeLayer()
-            card.frame = Rect(10 + Double(i % 5) * 78, 10 + Double(i / 5) * 72, 66, 60)
-            card.backgroundColor = Color(red: 0.9, green: 0.9, blue: Double(i) / 20)
-            card.cornerRadius = 8
-            card.shadowOpacity = 0.4
-            card.shadowRadius = 5
-            let inner = engine.makeLayer()
-            inner.frame = Rect(6, 6, 30, 20)
-            inner.backgroundColor = .black
-            try card.addSublayer(inner)
-            try engine.root.addSublayer(card)
-        }
-        _ = try engine.render()
-        _ = try engine.render()   // warm caches: nothing is sent back
-        let s = engine.stats
-        #expect(s.bandsDrawn == n)
-        counts.append([s.layersVisited, s.layersDrawn, s.offscreenPasses, s.offscreenPixels, s.effectCacheHits + s.effectCacheMisses])
-    }
-    #expect(counts.allSatisfy { $0 == counts[0] }, "\(counts)")
-}
-
-/// Cuts go into a gap when there is one, and columns are chosen when only
-/// they have a clean gap.
-@Test func bandCutsFindTheGaps() {
-    typealias Item = RenderBands.Item
-    // Two rows of work with a gap between 100 and 120; work across the middle column.
-    let rows = [Item(rect: PixelRect(x: 0, y: 0, width: 300, height: 100), cost: 30_000),
-                Item(rect: PixelRect(x: 0, y: 120, width: 300, height: 100), cost: 30_000)]
-    let box = PixelRect(x: 0, y: 0, width: 300, height: 220)
-    let (cuts, _) = RenderBands.cuts(rows, along: .rows, of: box, bands: 2)
-    #expect(cuts.count == 3 && (100...120).contains(cuts[1]), "\(cuts)")
-    let (split, axis) = RenderBands.bands([box], items: rows, count: 2)
-    #expect(axis == .rows && split.count == 2)
-    // Two columns with a gap at 140…160, each spanning every row.
-    let columns = [Item(rect: PixelRect(x: 0, y: 0, width: 140, height: 220), cost: 30_000),
-                   Item(rect: PixelRect(x: 160, y: 0, width: 140, height: 220), cost: 30_000)]
-    let (split2, axis2) = RenderBands.bands([box], items: columns, count: 2)
-    #expect(axis2 == .columns && split2.count == 2)
-    #expect(split2.first?.first.map { (140...160).contains($0.maxX) } == true, "\(split2)")
-    // The bands cover the region exactly once.
-    #expect(split2.joined().reduce(0) { $0 + $1.area } == box.area)
+/// A raster cache is keyed on a transition's progress, not on the frame
+/// object that carries it (the next step's can take the same address).
+@Test func aRasterCacheKeyFollowsATransitionsProgress() {
+    let l = Layer(engine: nil, kind: .layer)
+    let t = Transition()
+    l.transitionFrame = TransitionFrame(transition: t, progress: 0.25)
+    let a = RasterFingerprint.of(l, flipped: false)
+    l.transitionFrame = TransitionFrame(transition: t, progress: 0.5)
+    #expect(RasterFingerprint.of(l, flipped: false) != a)
+    l.transitionFrame = TransitionFrame(transition: t, progress: 0.25)
+    #expect(RasterFingerprint.of(l, flipped: false) == a)
 }

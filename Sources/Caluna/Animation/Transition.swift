@@ -59,6 +59,28 @@ final class TransitionFrame {
         self.transition = transition
         self.progress = progress
     }
+
+    /// Where the old content (the snapshot) and the new content are drawn,
+    /// offset in the layer's space, for a layer of `bounds`: slides move by
+    /// its width or height (fromLeft: content moves right).
+    func offsets(in bounds: Rect) -> (old: Point, new: Point) {
+        let p = progress
+        let (ux, uy): (Double, Double)
+        switch transition.subtype ?? .fromLeft {
+        case .fromLeft: (ux, uy) = (bounds.width, 0)
+        case .fromRight: (ux, uy) = (-bounds.width, 0)
+        case .fromTop: (ux, uy) = (0, bounds.height)
+        case .fromBottom: (ux, uy) = (0, -bounds.height)
+        }
+        let out = Point(ux * p, uy * p)                   // where old content has gone
+        let into = Point(-ux * (1 - p), -uy * (1 - p))    // where new content still is
+        switch transition.type {
+        case .fade: return (.zero, .zero)
+        case .push: return (out, into)
+        case .moveIn: return (.zero, into)
+        case .reveal: return (out, .zero)
+        }
+    }
 }
 
 extension Layer {

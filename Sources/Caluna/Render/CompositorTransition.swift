@@ -6,6 +6,10 @@ import CCairo
 extension Compositor {
     mutating func drawTransition(_ frame: TransitionFrame, over layer: Layer, alpha: Double) throws {
         let t = frame.transition, p = frame.progress
+        // The snapshots are painted slid: a partial redraw draws them whole
+        // (a box or shadow cut to the region would slide in cut).
+        partial?.suspended += 1
+        defer { partial?.suspended -= 1 }
         try pushGroup()
         if let old = t.snapshot { try drawContent(old, alpha: 1) }
         let oldPattern = popGroup()
@@ -14,17 +18,7 @@ extension Compositor {
         try drawContent(layer, alpha: 1)
         let newPattern = popGroup()
         defer { endGroup(newPattern) }
-        // The distance a slide covers, in the direction content moves.
-        let b = layer.bounds
-        let (ux, uy): (Double, Double)
-        switch t.subtype ?? .fromLeft {
-        case .fromLeft: (ux, uy) = (b.width, 0)
-        case .fromRight: (ux, uy) = (-b.width, 0)
-        case .fromTop: (ux, uy) = (0, b.height)
-        case .fromBottom: (ux, uy) = (0, -b.height)
-        }
-        let (outX, outY) = (ux * p, uy * p)                  // where old content has gone
-        let (inX, inY) = (-ux * (1 - p), -uy * (1 - p))      // where new content still is
+        let (old, new) = frame.offsets(in: layer.bounds)
         switch t.type {
         case .fade:
             // old × (1 − p) + new × p, added: an opaque pair stays opaque.
@@ -35,15 +29,12 @@ extension Compositor {
             cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
             popGroupToSource()
             cairo_paint_with_alpha(cr, alpha)
-        case .push:
-            paint(oldPattern, outX, outY, alpha)
-            paint(newPattern, inX, inY, alpha)
-        case .moveIn:
-            paint(oldPattern, 0, 0, alpha)
-            paint(newPattern, inX, inY, alpha)
+        case .push, .moveIn:
+            paint(oldPattern, old.x, old.y, alpha)
+            paint(newPattern, new.x, new.y, alpha)
         case .reveal:
-            paint(newPattern, 0, 0, alpha)
-            paint(oldPattern, outX, outY, alpha)
+            paint(newPattern, new.x, new.y, alpha)
+            paint(oldPattern, old.x, old.y, alpha)
         }
     }
 

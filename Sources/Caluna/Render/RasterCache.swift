@@ -21,7 +21,9 @@ struct RasterFingerprint: Equatable {
     let state: LayerState
     let contentsVersion: Int
     let children: Int
-    let transition: ObjectIdentifier?
+    /// The transition in progress and how far (a frame object's address
+    /// can come back for the next frame's).
+    let transition: ObjectIdentifier?, progress: Double?
     let flipped: Bool
 
     /// The subtree in drawing order, masks included (bounded depth).
@@ -31,7 +33,8 @@ struct RasterFingerprint: Equatable {
         while let (l, f) = stack.popLast() {
             out.append(RasterFingerprint(layer: ObjectIdentifier(l), state: l.state, contentsVersion: l.contents?.version ?? 0,
                                          children: l.sublayers.count + (l.maskLayer == nil ? 0 : 1),
-                                         transition: l.transitionFrame.map { ObjectIdentifier($0) }, flipped: f))
+                                         transition: l.transitionFrame.map { ObjectIdentifier($0.transition) },
+                                         progress: l.transitionFrame?.progress, flipped: f))
             let g = l.geometryFlipped ? !f : f
             for s in l.sublayers.reversed() { stack.append((s, g)) }
             if let m = l.maskLayer { stack.append((m, g)) }

@@ -37,7 +37,15 @@ extension Layer {
             } else {
                 guard Layer.extend(&r, with: sublayers, outer: sublayerSpaceTransform, depth: depth + 1) else { return nil }
             }
-            if transitionFrame != nil { r = r.union(bounds) }
+            if let t = transitionFrame {
+                // The new content and the snapshot, each where the slide has them.
+                let (old, new) = t.offsets(in: bounds)
+                r = r.union(bounds).offsetBy(new.x, new.y)
+                if let snapshot = t.transition.snapshot {
+                    guard let e = snapshot.visualExtent(depth: depth + 1) else { return nil }
+                    r = r.union(e.offsetBy(old.x, old.y))
+                }
+            }
         }
         if depth > 0 && castsShadow {
             let grow = 3 * shadowRadius + 1
