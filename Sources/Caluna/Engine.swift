@@ -172,7 +172,7 @@ public final class Engine {
         // On several threads, bands need the damage records of a target: the
         // engine's own, redrawn in full, its frame given away.
         let (w, h) = pixelSize
-        if renderBands.bandCount(pixels: w * h, width: w, height: h) > 1 {
+        if renderBands.threadCount(pixels: w * h, width: w, height: h) > 1 {
             try render(into: frameTarget, full: true)
             if let frame = frameTarget.takeFrame() { return frame }
         }

@@ -3,14 +3,15 @@ import Glibc
 @testable import Caluna
 
 // Renders on several threads (RenderBands.swift): every band gives the
-// serial render's bytes and counters.
+// serial render's bytes and counters, and a band that sees only a
+// neighbour's shadow paints it without drawing the neighbour.
 
 /// The same seeded frames drawn on 1, 2, 3 and 7 threads (every region cut
 /// into bands, however small): each frame, retained and full, is byte for
 /// byte the serial one. CALUNA_BAND_SEEDS raises the count (docs/rendering.md).
 @Test func bandsOnAnyThreadCountEqualTheSerialRender() throws {
     let seeds = UInt64(getenv("CALUNA_BAND_SEEDS").flatMap { Int(String(cString: $0)) } ?? 24)
-    var banded = 0, sentBack = 0, columns = 0
+    var banded = 0, sentBack = 0, columns = 0, direct = 0
     for seed in 0..<seeds {
         var scenes = try [1, 2, 3, 7].map { n -> DamageScene in
             let s = try DamageScene(seed: seed)
@@ -29,6 +30,7 @@ import Glibc
                 let s = scenes[i].engine.stats
                 if s.bandsDrawn > 1 { banded += 1 }
                 if s.bandsDrawn > 1, targets[i].bandAxis == .columns { columns += 1 }
+                if targets[i].bandsDrawnIntoFrame > 0 { direct += 1 }
                 sentBack += targets[i].bandsSentBack
                 guard sameBytes(targets[i].frame!, serial) else {
                     Issue.record("seed \(seed), frame \(frame), \(scenes[i].engine.renderThreads) threads: differs at \(firstDifference(targets[i].frame!, serial)); damage \(targets[i].damage); last changes: \(scenes[i].log.suffix(8).joined(separator: "; "))")
@@ -48,8 +50,10 @@ import Glibc
     // Most frames were drawn in bands, some of them partly sent back to the calling thread.
     #expect(banded > Int(seeds) * 30, "\(banded) banded frames")
     #expect(sentBack > 0)
-    // Bands of rows and of columns.
+    // Bands of rows and of columns; bands drawn into the frame and into bitmaps of their own
+    // (a unit or a group in a band, which most of these scenes have, makes it use a bitmap).
     #expect(columns > 0 && columns < banded, "\(columns) of \(banded) banded frames in columns")
+    #expect(direct > 0 && direct < banded, "\(direct) of \(banded) banded frames drawn partly into the frame")
 }
 
 /// A render's bands run callbacks on the calling thread only, and a band
@@ -204,4 +208,206 @@ import Glibc
     }
     #expect(sameBytes(frames[1], frames[0]), "\(firstDifference(frames[1], frames[0]))")
     #expect(sameBytes(frames[2], frames[0]), "\(firstDifference(frames[2], frames[0]))")
+}
+
+/// A layer whose body ends before a cut but whose shadow reaches past it
+/// costs the later band little (it paints the shadow alone), so the cut goes
+/// after one body and before the next one's shadow.
+@Test func bandCutsLetShadowsFallIntoLaterBands() {
+    typealias Item = RenderBands.Item
+    let box = PixelRect(x: 0, y: 0, width: 240, height: 100)
+    // Bodies at 0…100 and 140…240; shadows 30 px wide around each.
+    let items = [Item(rect: PixelRect(x: 0, y: 0, width: 130, height: 100),
+                      content: PixelRect(x: 0, y: 0, width: 100, height: 100), cost: 13_000),
+                 Item(rect: PixelRect(x: 110, y: 0, width: 130, height: 100),
+                      content: PixelRect(x: 140, y: 0, width: 100, height: 100), cost: 13_000)]
+    let (cuts, worst) = RenderBands.cuts(items, along: .columns, of: box, bands: 2)
+    #expect(cuts.count == 3 && (100...110).contains(cuts[1]), "\(cuts)")
+    // Without the shadows' discount the dearer band would hold one body and
+    // both shadows' full cost somewhere.
+    let plain = items.map { Item(rect: $0.rect, cost: $0.cost) }
+    #expect(worst < RenderBands.cuts(plain, along: .columns, of: box, bands: 2).worst)
+}
+
+/// Two columns of translucent cards whose shadows cross the gutter: the cut
+/// goes after the left cards' bodies, so the right band sees only their
+/// shadows and paints them from the masks kept by layer — the bytes and
+/// counters of one thread. A change inside a left card (which changes its
+/// silhouette next to the cut) is drawn from the card again, never from the
+/// stale mask.
+@Test func aBandThatSeesOnlyAShadowPaintsItFromTheCache() throws {
+    func gallery(threads: Int) throws -> (Engine, [Layer]) {
+        let engine = try Engine(size: Size(460, 300))
+        try engine.setRenderThreads(threads)
+        engine.renderBandMinimumPixels = 0
+        engine.root.backgroundColor = Color(red: 0.93, green: 0.94, blue: 0.96)
+        var insides: [Layer] = []
+        try engine.withoutActions {
+            for i in 0..<6 {
+                let card = engine.makeLayer()
+                card.frame = Rect(12 + Double(i % 2) * 236, 12 + Double(i / 2) * 95, 196, 80)
+                card.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.6)
+                card.cornerRadius = 9
+                card.shadowOpacity = 0.5
+                card.shadowRadius = 7
+                card.shadowOffset = Size(0.5, 2.5)
+                let inside = engine.makeLayer()
+                inside.frame = Rect(130, 10, 60, 60)
+                inside.backgroundColor = Color(red: Double(i) / 6, green: 0.5, blue: 0.8)
+                try card.addSublayer(inside)
+                try engine.root.addSublayer(card)
+                insides.append(inside)
+            }
+        }
+        return (engine, insides)
+    }
+    let (serial, serialInsides) = try gallery(threads: 1)
+    let (banded, bandedInsides) = try gallery(threads: 2)
+    let (a, b) = (RenderTarget(), RenderTarget())
+    func frame(_ label: String) throws {
+        try serial.render(into: a, full: true)
+        try banded.render(into: b, full: true)
+        #expect(banded.stats.renderThreads == 2 && banded.stats.bandsDrawn == 2 && b.bandAxis == .columns, "\(label)")
+        // Neither band writes outside its region: both draw straight into the frame.
+        #expect(b.bandsDrawnIntoFrame == 2, "\(label)")
+        #expect(sameBytes(b.frame!, a.frame!), "\(label): \(firstDifference(b.frame!, a.frame!))")
+        let (s, t) = (serial.stats, banded.stats)
+        #expect([s.layersDrawn, s.offscreenPasses, s.offscreenPixels, s.effectCacheHits, s.effectCacheMisses]
+                == [t.layersDrawn, t.offscreenPasses, t.offscreenPixels, t.effectCacheHits, t.effectCacheMisses], "\(label)")
+    }
+    // The first render may or may not find a left band's mask already noted.
+    try frame("first")
+    var hits = banded.effectCache.layerHits
+    try frame("second")
+    #expect(banded.effectCache.layerHits == hits + 3, "the three left cards' shadows")
+    hits = banded.effectCache.layerHits
+    for (engine, insides) in [(serial, serialInsides), (banded, bandedInsides)] {
+        try engine.withoutActions { insides[2].backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.1) }
+    }
+    try frame("changed")
+    #expect((hits + 2...hits + 3).contains(banded.effectCache.layerHits))
+    hits = banded.effectCache.layerHits
+    try frame("again")
+    #expect(banded.effectCache.layerHits == hits + 3)
+}
+
+/// A band after another that sees only a layer's shadow takes the mask kept
+/// for the layer as it is now: after a change inside the layer (its
+/// silhouette changes next to the cut) the band draws the layer instead, and
+/// its pixels stay those of a full render.
+@Test func aShadowSeenAloneAfterAChangeIsDrawnFromTheLayer() throws {
+    let engine = try Engine(size: Size(300, 120))
+    try engine.setRenderThreads(1)
+    engine.root.backgroundColor = .white
+    let card = engine.makeLayer(), inside = engine.makeLayer()
+    try engine.withoutActions {
+        card.frame = Rect(10, 10, 196, 80)
+        card.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.6)
+        card.shadowOpacity = 0.8
+        card.shadowRadius = 7
+        card.shadowOffset = Size(0.5, 2.5)
+        inside.frame = Rect(130, 10, 60, 60)
+        inside.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.8)
+        try card.addSublayer(inside)
+        try engine.root.addSublayer(card)
+    }
+    let target = RenderTarget()
+    try engine.render(into: target)
+    let canvas = PixelRect(x: 0, y: 0, width: 300, height: 120)
+    let left = PixelRect(x: 0, y: 0, width: 212, height: 120), right = PixelRect(x: 212, y: 0, width: 88, height: 120)
+    // The right part drawn as the band after the left one.
+    func rightBand() throws -> Image {
+        try engine.flush()
+        let root = engine.root.ensurePresentation()
+        target.tracker.update(root: root, canvas: .identity, pixels: canvas, ticks: engine.clock.ticks)
+        let image = try Image(width: 300, height: 120)
+        var stats = FrameStats()
+        try target.draw(root, into: image, region: [right], earlier: [left], scale: 1, effects: engine.effectCache, stats: &stats)
+        return image
+    }
+    func rightPartsMatch(_ a: Image, _ b: Image) -> Bool {
+        (right.y..<right.maxY).allSatisfy { y in (right.x..<right.maxX).allSatisfy { a.pixel(x: $0, y: y)! == b.pixel(x: $0, y: y)! } }
+    }
+    let hits = engine.effectCache.layerHits
+    var band = try rightBand()
+    #expect(engine.effectCache.layerHits == hits + 1, "the shadow came from the mask kept for the card")
+    #expect(rightPartsMatch(band, try engine.renderWithoutEffectCache()))
+    try engine.withoutActions { inside.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.1) }
+    band = try rightBand()
+    #expect(engine.effectCache.layerHits == hits + 1, "the kept mask is not the card's any more")
+    #expect(rightPartsMatch(band, try engine.renderWithoutEffectCache()))
+}
+
+/// The last band draws straight into the frame, so where it can write
+/// outside its region must be known: a parent's body drawn because a
+/// sublayer reaches the band is in it; a group (which writes back every
+/// pixel the clip lets through) or a unit makes it unknown, and the band
+/// draws into a bitmap of its own.
+@Test func theLastBandsSpillFollowsWhatItDraws() throws {
+    let engine = try Engine(size: Size(200, 300))
+    engine.root.backgroundColor = .white
+    let parent = engine.makeLayer(), child = engine.makeLayer(), other = engine.makeLayer()
+    try engine.withoutActions {
+        parent.frame = Rect(10, 10, 60, 60)
+        parent.backgroundColor = .black
+        child.frame = Rect(120, 20, 30, 30)    // at (130, 30) on the canvas
+        child.backgroundColor = Color(red: 1, green: 0, blue: 0)
+        try parent.addSublayer(child)
+        other.frame = Rect(20, 75, 40, 20)
+        other.backgroundColor = Color(red: 0, green: 0, blue: 1)
+        try engine.root.addSublayer(parent)
+        try engine.root.addSublayer(other)
+    }
+    // A card whose shadow crosses into the right band, its body not.
+    let card = engine.makeLayer()
+    try engine.withoutActions {
+        card.frame = Rect(75, 2, 20, 6)
+        card.backgroundColor = .white
+        card.shadowOpacity = 0.5
+        card.shadowRadius = 4
+        try engine.root.addSublayer(card)
+    }
+    let target = RenderTarget()
+    try engine.render(into: target)
+    let left = [PixelRect(x: 0, y: 0, width: 100, height: 300)], right = [PixelRect(x: 100, y: 0, width: 100, height: 300)]
+    var spill = try #require(RenderBands.spill(target.tracker, bands: [left, right], of: 1))
+    // The parent's body (with its antialiasing margin) is drawn by the right band; `other` is not,
+    // and of the card only the shadow is, cut to the band.
+    #expect(spill.contains { $0.contains(PixelRect(x: 10, y: 10, width: 60, height: 60)) }, "\(spill)")
+    #expect(!spill.contains { $0.intersects(PixelRect(x: 20, y: 80, width: 40, height: 15)) }, "\(spill)")
+    #expect(!spill.contains { $0.intersects(PixelRect(x: 75, y: 2, width: 20, height: 6)) }, "\(spill)")
+    // Under its own masksToBounds clip the card's shadow is not cut to the band: the card is drawn.
+    try engine.withoutActions { card.masksToBounds = true }
+    try engine.render(into: target)
+    spill = try #require(RenderBands.spill(target.tracker, bands: [left, right], of: 1))
+    #expect(spill.contains { $0.contains(PixelRect(x: 75, y: 2, width: 20, height: 6)) }, "\(spill)")
+    try engine.withoutActions { card.removeFromSuperlayer() }
+    try engine.render(into: target)
+    // A faded group, a mask or a unit drawn by the band: unknown.
+    for change in 0..<3 {
+        let g = engine.makeLayer()
+        try engine.withoutActions {
+            g.frame = Rect(90, 40, 40, 40)
+            g.backgroundColor = .black
+            let inner = engine.makeLayer()
+            inner.frame = Rect(5, 5, 10, 10)
+            inner.backgroundColor = .white
+            try g.addSublayer(inner)
+            switch change {
+            case 0: g.opacity = 0.5; g.allowsGroupOpacity = true
+            case 1:
+                let m = engine.makeLayer()
+                m.frame = Rect(0, 0, 20, 20)
+                m.backgroundColor = .black
+                try g.setMask(m)
+            default: g.shouldRasterize = true
+            }
+            try engine.root.addSublayer(g)
+        }
+        try engine.render(into: target)
+        #expect(RenderBands.spill(target.tracker, bands: [left, right], of: 1) == nil, "change \(change)")
+        try engine.withoutActions { g.removeFromSuperlayer() }
+        try engine.render(into: target)
+        #expect(RenderBands.spill(target.tracker, bands: [left, right], of: 1) != nil, "change \(change) removed")
+    }
 }

@@ -32,6 +32,11 @@ struct Compositor {
     var partial: PartialRedraw? = nil
     /// Blurred shadow masks kept between renders (nil: blur every time).
     var effects: EffectCache? = nil
+    /// The damage records of the target drawn into (nil: none), which name
+    /// a layer's shadow in the effect cache's by-layer index.
+    var records: DamageTracker? = nil
+    /// Clips of masksToBounds layers above the layer being drawn.
+    var clips = 0
 
     init(target: Image, scale: Double) {
         self.init(cairo: cairo_create(target.surface))
@@ -44,10 +49,11 @@ struct Compositor {
     /// Draws the tree under `root` at `scale` on a fresh bitmap; `stats`
     /// carries the counters in and out.
     static func drawTree(_ root: Layer, on image: Image, scale: Double, effects: EffectCache?,
-                         stats: inout FrameStats) throws {
+                         records: DamageTracker? = nil, stats: inout FrameStats) throws {
         var compositor = Compositor(target: image, scale: scale)
         defer { compositor.finish() }
         compositor.effects = effects
+        compositor.records = records
         compositor.stats = stats
         defer { stats = compositor.stats }
         try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
@@ -178,6 +184,8 @@ struct Compositor {
         // background, contents and border are ignored (Apple's rules).
         if layer.kind.preservesDepth { return try drawSublayers(of: layer, alpha: alpha) }
         if layer.masksToBounds { clipToRoundedBounds(layer) }
+        clips += layer.masksToBounds ? 1 : 0
+        defer { clips -= layer.masksToBounds ? 1 : 0 }
         if let mask = layer.maskLayer {
             try pushGroup()
             try drawShadowed(layer, alpha: alpha)
@@ -200,10 +208,16 @@ struct Compositor {
     /// G(L) with its shadow beneath it.
     mutating func drawShadowed(_ layer: Layer, alpha: Double) throws {
         guard layer.castsShadow else { return try drawLayerContent(layer, alpha: alpha) }
+        let shadowAlone = seesOnlyShadow(of: layer)
         if let path = layer.shadowPath {
             try drawShadow(of: path, layer: layer, alpha: alpha)
-            return try drawLayerContent(layer, alpha: alpha)
+            return shadowAlone ? () : try drawLayerContent(layer, alpha: alpha)
         }
+        // A band that sees only the shadow paints it from the mask kept for
+        // the layer, or blurs the content again but leaves it out (it misses
+        // the band): either way it writes nothing outside the band.
+        if shadowAlone, drawShadowFromCache(of: layer) { return }
+        let direct = groupCharges.isEmpty
         // The shadow follows the alpha of everything the layer draws (all
         // of it, in a partial redraw too: the blur reaches across).
         cairo_save(cr)
@@ -212,15 +226,27 @@ struct Compositor {
             cairo_clip(cr)
         }
         try pushGroup()
-        partial?.suspended += 1
-        defer { partial?.suspended -= 1 }
-        try drawLayerContent(layer, alpha: alpha)
+        do {
+            partial?.suspended += 1
+            defer { partial?.suspended -= 1 }
+            try drawLayerContent(layer, alpha: alpha)
+        }
         let content = popGroup()
         cairo_restore(cr)
         defer { endGroup(content) }
-        try drawShadow(of: content, layer: layer)
+        try drawShadow(of: content, layer: layer, direct: direct)
+        if shadowAlone { return }
         cairo_set_source(cr, content)
         cairo_paint(cr)
+    }
+
+    /// A band that an earlier band counts `layer` for (RenderBands.swift),
+    /// whose region misses what the layer's body and sublayers draw: only
+    /// its shadow reaches the band.
+    func seesOnlyShadow(of layer: Layer) -> Bool {
+        guard let p = partial, p.quiet, p.suspended == 0, let r = p.tracker.record(of: layer) else { return false }
+        guard let content = r.content else { return true }
+        return !p.region.contains { $0.intersects(content) }
     }
 
     /// What a layer shows in its own space: background, contents, sublayers

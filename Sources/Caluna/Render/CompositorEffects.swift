@@ -79,13 +79,71 @@ extension Compositor {
         }
     }
 
-    /// The shadow of an offscreen group (its alpha is the silhouette).
-    mutating func drawShadow(of content: OpaquePointer, layer: Layer) throws {
+    /// The shadow of an offscreen group (its alpha is the silhouette);
+    /// `direct`: the group is the layer's content, drawn for the target
+    /// itself (not inside another group), and its mask is noted by layer.
+    mutating func drawShadow(of content: OpaquePointer, layer: Layer, direct: Bool) throws {
         guard let e = layer.visualExtent() ?? clipInUserSpace() else { return }
-        try paintShadow(layer: layer, extent: e, alpha: 1) { scr in
+        try paintShadow(layer: layer, extent: e, alpha: 1, keptByLayer: direct) { scr in
             cairo_set_source(scr, content)
             cairo_paint(scr)
         }
+    }
+
+    /// The shadow of `layer`'s content painted from the mask its last drawing
+    /// used, when the effect cache has it for the layer as it is now
+    /// (EffectCache.mask(of:as:)): the pixels drawing the content would give,
+    /// without drawing it. False when there is no such mask.
+    mutating func drawShadowFromCache(of layer: Layer) -> Bool {
+        guard let color = layer.shadowColor?.clamped, let e = layer.visualExtent() ?? clipInUserSpace(),
+              let p = shadowPlacement(layer: layer, extent: e) else { return true }
+        guard let effects, groupCharges.isEmpty, let key = layerShadow(layer, p),
+              let mask = effects.mask(of: layer, as: key) else { return false }
+        defer { cairo_surface_destroy(mask) }
+        paintShadowMask(mask, at: p, layer: layer, color: color, alpha: 1)
+        return true
+    }
+
+    /// Where a shadow lands, in device pixels: σ, the blurred pixels wanted
+    /// (where the blur can reach, seen through the clip, before the offset;
+    /// one pixel more for the resampling at a fractional offset), the
+    /// silhouette pixels they depend on, and the offset.
+    struct ShadowPlacement {
+        let ctm: cairo_matrix_t
+        let sigma: Double
+        let wanted: PixelRect, needed: PixelRect
+        let dx: Double, dy: Double
+    }
+
+    /// `layer`'s shadow of `extent` (its space) as the current space and
+    /// clip place it; nil when no pixel of it shows or its buffers would be
+    /// too large.
+    func shadowPlacement(layer: Layer, extent: Rect) -> ShadowPlacement? {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        // A huge transform scales the blur past any target: see maximumSigma.
+        let sigma = GaussianBlur.clamped(sigma: layer.shadowRadius * AffineTransform(cairo: m).linearScale)
+        let margin = Double(GaussianBlur.margin(sigma: sigma))
+        guard let clip = deviceClip() else { return nil }
+        var dx = layer.shadowOffset.width, dy = layer.shadowOffset.height
+        cairo_user_to_device_distance(cr, &dx, &dy)
+        let dev = deviceRect(of: extent)
+        guard let wanted = PixelRect(covering: dev.insetBy(-margin, -margin).intersection(clip.offsetBy(-dx, -dy).insetBy(-1, -1))),
+              let needed = PixelRect(covering: dev.intersection(wanted.rect.insetBy(-margin, -margin))) else { return nil }
+        guard Compositor.fitsOffscreen(wanted.width, wanted.height), Compositor.fitsOffscreen(needed.width, needed.height),
+              Compositor.fitsOffscreen(wanted.width, needed.height) else { return nil }
+        return ShadowPlacement(ctm: m, sigma: sigma, wanted: wanted, needed: needed, dx: dx, dy: dy)
+    }
+
+    /// The key of `layer`'s shadow in the effect cache's by-layer index, when
+    /// it can have one: not in a replicator or under a clip from above, with
+    /// a damage record (the caller knows it is drawn for the target itself).
+    func layerShadow(_ layer: Layer, _ p: ShadowPlacement) -> EffectCache.LayerShadow? {
+        guard replicating == 0, clips == 0, let r = records?.record(of: layer),
+              !r.everyRenderBelow else { return nil }
+        return EffectCache.LayerShadow(fingerprint: r.fingerprint, ctm: AffineTransform(cairo: p.ctm),
+                                       contentsFlipped: contentsFlipped, sigma: p.sigma.bitPattern,
+                                       needed: p.needed, wanted: p.wanted)
     }
 
     /// Draws a silhouette (in the layer's space) into an A8 buffer in device
@@ -94,27 +152,14 @@ extension Compositor {
     /// offset by shadowOffset (in the layer's space, D18). The silhouette
     /// buffer holds only what can reach that part (within the blur's margin),
     /// so a wide blur of a small layer costs the visible area, not (6σ)².
-    private mutating func paintShadow(layer: Layer, extent: Rect, alpha: Double, silhouette: (OpaquePointer) -> Void) throws {
-        guard let color = layer.shadowColor?.clamped else { return }
-        var m = cairo_matrix_t()
-        cairo_get_matrix(cr, &m)
-        // A huge transform scales the blur past any target: see maximumSigma.
-        let sigma = GaussianBlur.clamped(sigma: layer.shadowRadius * AffineTransform(cairo: m).linearScale)
-        let margin = Double(GaussianBlur.margin(sigma: sigma))
-        guard let clip = deviceClip() else { return }
-        var dx = layer.shadowOffset.width, dy = layer.shadowOffset.height
-        cairo_user_to_device_distance(cr, &dx, &dy)
-        // Both rectangles in device pixels before the offset: the shadow
-        // pixels wanted (where the blur can reach, seen through the clip; one
-        // pixel more for the resampling at a fractional offset), then the
-        // silhouette pixels they depend on.
-        let dev = deviceRect(of: extent)
-        guard let wanted = PixelRect(covering: dev.insetBy(-margin, -margin).intersection(clip.offsetBy(-dx, -dy).insetBy(-1, -1))),
-              let needed = PixelRect(covering: dev.intersection(wanted.rect.insetBy(-margin, -margin))) else { return }
-        let (w, h, sw, sh) = (wanted.width, wanted.height, needed.width, needed.height)
-        guard Compositor.fitsOffscreen(w, h), Compositor.fitsOffscreen(sw, sh), Compositor.fitsOffscreen(w, sh) else { return }
+    /// `keptByLayer`: the silhouette is the layer's content, and the mask is
+    /// noted in the effect cache's by-layer index.
+    private mutating func paintShadow(layer: Layer, extent: Rect, alpha: Double, keptByLayer: Bool = false,
+                                      silhouette: (OpaquePointer) -> Void) throws {
+        guard let color = layer.shadowColor?.clamped, let p = shadowPlacement(layer: layer, extent: extent) else { return }
+        let (w, h, sw, sh) = (p.wanted.width, p.wanted.height, p.needed.width, p.needed.height)
         // The two A8 buffers and the blur's scratch, for this call only.
-        let bytes = sw * sh + w * h + GaussianBlur.scratchBytes(source: (sw, sh), target: (w, h), sigma: sigma) + 256
+        let bytes = sw * sh + w * h + GaussianBlur.scratchBytes(source: (sw, sh), target: (w, h), sigma: p.sigma) + 256
         let scratch = try MemoryCharge(memory, bytes, "render: a shadow of \(w)×\(h) pixels from \(sw)×\(sh)")
         defer { withExtendedLifetime(scratch) {} }
         guard let source = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(sw), Int32(sh)),
@@ -123,33 +168,51 @@ extension Compositor {
         stats.offscreenPasses += 1
         stats.offscreenPixels += sw * sh + w * h
         let scr = cairo_create(source)!
-        cairo_translate(scr, Double(-needed.x), Double(-needed.y))
+        cairo_translate(scr, Double(-p.needed.x), Double(-p.needed.y))
+        var m = p.ctm
         cairo_transform(scr, &m)
         silhouette(scr)
         cairo_destroy(scr)
-        guard let target = blurred(source, sigma: sigma, from: needed, to: wanted) else { return }
+        guard let (target, key) = blurred(source, sigma: p.sigma, from: p.needed, to: p.wanted) else { return }
         defer { cairo_surface_destroy(target) }
+        if keptByLayer, let effects, let key, let byLayer = layerShadow(layer, p) {
+            effects.noteMask(key, of: layer, as: byLayer)
+        }
+        paintShadowMask(target, at: p, layer: layer, color: color, alpha: alpha)
+    }
+
+    /// The shadow colour painted through `mask` (the blurred pixels `p.wanted`).
+    private func paintShadowMask(_ mask: OpaquePointer, at p: ShadowPlacement, layer: Layer, color: Color, alpha: Double) {
         let a = min(max(layer.shadowOpacity, 0), 1) * color.alpha * alpha
         cairo_save(cr)
         cairo_identity_matrix(cr)
+        // Each pixel of a mask painted at a translation is computed on its
+        // own, so a partial redraw paints only its region's: outside shadow
+        // content (whose pixels must all be there for a blur), and where no
+        // other clip is set (cairo intersects a rounded clip with the region
+        // geometrically, which rounds its edge differently).
+        if let partial, partial.suspended == 0, clips == 0, replicating == 0 {
+            for r in partial.region { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+            cairo_clip(cr)
+        }
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, a)
-        cairo_mask_surface(cr, target, Double(wanted.x) + dx, Double(wanted.y) + dy)
+        cairo_mask_surface(cr, mask, Double(p.wanted.x) + p.dx, Double(p.wanted.y) + p.dy)
         cairo_restore(cr)
     }
 
     /// The silhouette `source` (device pixels `needed`) blurred over the
-    /// pixels `wanted`: from the effect cache when the same silhouette was
-    /// blurred the same way before, else blurred now (and kept). The caller
-    /// releases the surface.
+    /// pixels `wanted`, with its effect-cache key (nil without a cache): from
+    /// the effect cache when the same silhouette was blurred the same way
+    /// before, else blurred now (and kept). The caller releases the surface.
     private mutating func blurred(_ source: OpaquePointer, sigma: Double, from needed: PixelRect,
-                                  to wanted: PixelRect) -> OpaquePointer? {
+                                  to wanted: PixelRect) -> (OpaquePointer, EffectCache.Key?)? {
         var key: EffectCache.Key? = nil
         if let effects {
             let k = EffectCache.key(source, sigma: sigma, dx: wanted.x - needed.x, dy: wanted.y - needed.y,
                                     w: wanted.width, h: wanted.height)
             if let mask = effects.mask(k, silhouette: source) {
                 stats.effectCacheHits += 1
-                return mask
+                return (mask, k)
             }
             key = k
         }
@@ -161,7 +224,7 @@ extension Compositor {
             stats.effectCacheMisses += 1
             effects.insert(key, silhouette: source, mask: target, memory: memory)
         }
-        return target
+        return (target, key)
     }
 
     /// A shadow buffer this large is skipped (the old bound: twice an

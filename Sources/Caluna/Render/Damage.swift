@@ -37,6 +37,11 @@ final class DamageTracker {
         var extent: PixelRect? = nil
         /// Itself and everything below it (nil: nothing), for culling.
         var subtree: PixelRect? = nil
+        /// What its body draws (its shadow left out), and that with everything
+        /// below: a region that misses `content` but meets `subtree` sees
+        /// only the layer's own shadow (Compositor.seesOnlyShadow).
+        var own: PixelRect? = nil
+        var content: PixelRect? = nil
         /// The compositor may skip the subtree when `subtree` misses the
         /// region drawn (false when it holds a unit whose drawing counts
         /// against a per-render budget or runs callbacks).
@@ -64,14 +69,26 @@ final class DamageTracker {
         /// records below, as of `layer`'s changes now.
         func summarize(_ layer: Layer) {
             subtree = extent
+            content = own
             cullable = mask?.cullable ?? true
             live = mask?.live ?? false
             for c in children {
-                if let e = c.subtree { subtree = subtree.map { $0.union(e) } ?? e }
+                if let e = c.subtree {
+                    subtree = subtree.map { $0.union(e) } ?? e
+                    content = content.map { $0.union(e) } ?? e
+                }
                 cullable = cullable && c.cullable
                 live = live || c.live
             }
             subtreeGeneration = layer.subtreeGeneration
+        }
+
+        /// It draws nothing but its background, an axis-aligned box on whole
+        /// device pixels (which a partial redraw cuts to its region).
+        var fillsOnlyWholePixels: Bool {
+            let d = fingerprint.device
+            guard let l = layer, l.drawsOnlyBackground, d.b == 0, d.c == 0 else { return false }
+            return d.apply(l.bounds).isIntegral
         }
 
         init(owner: DamageTracker, layer: Layer, fingerprint: Fingerprint, parent: ObjectIdentifier?) {
@@ -106,6 +123,9 @@ final class DamageTracker {
     /// Set by `update`: pixels to redraw, and whether only a full redraw is exact.
     private(set) var damage: [PixelRect] = []
     private(set) var needsFullRedraw = false
+    /// Changes whenever an update finds damage (or the records are reset):
+    /// the extents the records hold are those of the last change.
+    private(set) var version: UInt64 = 0
     private var ticks: Int64 = 0
     /// The target's pixels: the extent of what has no known bounds.
     private var canvasPixels = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -119,6 +139,7 @@ final class DamageTracker {
     func reset() {
         if let r = root { drop(r) }
         root = nil
+        version &+= 1
     }
 
     /// Removes a record tree from its layers without damage.
@@ -150,6 +171,7 @@ final class DamageTracker {
         let v = visit(rootLayer, parent: nil, parentSpace: nil, ctm: canvas, alpha: 1, flipped: false, forced: false)
         root = v.record
         if !v.drawn, let r = record(of: rootLayer) { forget(r, under: nil) }
+        if !damage.isEmpty || needsFullRedraw { version &+= 1 }
     }
 
     private struct Visit {
@@ -192,6 +214,7 @@ final class DamageTracker {
                                                    flipped: false, unit: 0, ticks: 0, isUnit: true), parent)
             r.extent = canvasPixels
             r.subtree = canvasPixels
+            r.content = canvasPixels
             r.cullable = false
             r.live = true
             return Visit(changed: true, record: r)
@@ -279,6 +302,7 @@ final class DamageTracker {
             if let e = extent { damage.append(e) }
         }
         r.extent = extent
+        r.own = own
         r.children = children
         r.summarize(layer)
         return Visit(changed: anyChanged, record: r)
@@ -373,6 +397,7 @@ final class DamageTracker {
         let r = fresh(old, layer, fingerprint, parent)
         r.extent = extent
         r.subtree = extent
+        r.content = extent
         r.cullable = false
         r.children = []
         r.mask = nil

@@ -36,10 +36,39 @@ public final class EffectCache {
         }
     }
 
+    /// Where a layer's shadow mask came from, as damage tracking knows the
+    /// layer: while all of this is unchanged, the layer's content draws the
+    /// same silhouette (the fingerprint hashes the whole subtree, as partial
+    /// redraws already rely on), so the mask can be found without drawing it.
+    struct LayerShadow: Equatable {
+        let fingerprint: DamageTracker.Fingerprint
+        let ctm: AffineTransform
+        let contentsFlipped: Bool
+        let sigma: UInt64
+        let needed: PixelRect, wanted: PixelRect
+    }
+
+    final class LayerEntry {
+        weak var layer: Layer?
+        let shadow: LayerShadow
+        let key: Key
+        weak var entry: Entry?
+        var lastUsed: Int
+        init(layer: Layer, shadow: LayerShadow, key: Key, entry: Entry, use: Int) {
+            (self.layer, self.shadow, self.key, self.entry, lastUsed) = (layer, shadow, key, entry, use)
+        }
+    }
+
     /// Guards the entries and holds the render count (`lastUsed` compares
     /// with it): a render's bands look up and insert at once.
     private let lock = Locked(0)
     private var entries: [Key: Entry] = [:]
+    /// The mask each layer's shadow used last (at most one per layer; those
+    /// of layers not drawn for two renders go once there are many).
+    private var byLayer: [ObjectIdentifier: LayerEntry] = [:]
+    private var layersUsedLastRender = 0, layersUsed = 0
+    /// Masks found by layer (shadows painted without their content), for tests.
+    private(set) var layerHits = 0
     /// Bytes of silhouettes and masks kept.
     public private(set) var bytes = 0
     /// Masks beyond this many bytes that the current render did not use are dropped.
@@ -53,7 +82,7 @@ public final class EffectCache {
     /// Drops every mask.
     public func removeAll() {
         let dropped = lock.withLock { _ in
-            defer { entries = [:]; bytes = 0 }
+            defer { entries = [:]; byLayer = [:]; bytes = 0 }
             return entries
         }
         withExtendedLifetime(dropped) {}
@@ -63,7 +92,44 @@ public final class EffectCache {
     public var count: Int { lock.withLock { _ in entries.count } }
 
     /// Starts a render: masks used from here on are this render's.
-    func beginRender() { lock.withLock { $0 += 1 } }
+    func beginRender() {
+        lock.withLock { use in
+            use += 1
+            (layersUsedLastRender, layersUsed) = (layersUsed, 0)
+            if byLayer.count > 2 * layersUsedLastRender + 256 {
+                byLayer = byLayer.filter { $0.value.lastUsed >= use - 2 && $0.value.layer != nil }
+            }
+        }
+    }
+
+    /// Notes that `layer`'s shadow, drawn as `shadow` says, used the mask of `key`.
+    func noteMask(_ key: Key, of layer: Layer, as shadow: LayerShadow) {
+        lock.withLock { use in
+            guard let e = entries[key] else { return }
+            let id = ObjectIdentifier(layer)
+            if let old = byLayer[id], old.layer === layer, old.entry === e, old.shadow == shadow {
+                if old.lastUsed != use { layersUsed += 1 }
+                old.lastUsed = use
+                return
+            }
+            if byLayer[id]?.lastUsed != use { layersUsed += 1 }
+            byLayer[id] = LayerEntry(layer: layer, shadow: shadow, key: key, entry: e, use: use)
+        }
+    }
+
+    /// The mask `layer`'s shadow used when it was last drawn as `shadow`
+    /// says, if the cache still holds it (the caller releases it).
+    func mask(of layer: Layer, as shadow: LayerShadow) -> OpaquePointer? {
+        lock.withLock { use in
+            guard let l = byLayer[ObjectIdentifier(layer)], l.layer === layer, l.shadow == shadow,
+                  let e = l.entry, entries[l.key] === e else { return nil }
+            if l.lastUsed != use { layersUsed += 1 }
+            l.lastUsed = use
+            e.lastUsed = use
+            layerHits += 1
+            return cairo_surface_reference(e.mask)
+        }
+    }
 
     /// The key of a silhouette (an A8 surface) blurred at `sigma` into `w`×`h`
     /// pixels starting (dx, dy) from its own origin.
@@ -77,12 +143,12 @@ public final class EffectCache {
     /// The caller releases it (bands of one render share the cache: an
     /// entry may be replaced while another band still paints its mask).
     func mask(_ key: Key, silhouette: OpaquePointer) -> OpaquePointer? {
-        lock.withLock { use in
-            guard let e = entries[key], let (data, stride) = EffectCache.rows(silhouette) else { return nil }
-            for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
-            e.lastUsed = use
-            return cairo_surface_reference(e.mask)
-        }
+        // The bytes are compared outside the lock (an entry never changes;
+        // holding it keeps it alive), so bands do not wait on each other.
+        guard let e = lock.withLock({ _ in entries[key] }), let (data, stride) = EffectCache.rows(silhouette) else { return nil }
+        for y in 0..<key.sh where memcmp(data + y * stride, e.silhouette + y * key.sw, key.sw) != 0 { return nil }
+        lock.withLock { use in e.lastUsed = use }
+        return cairo_surface_reference(e.mask)
     }
 
     /// Keeps `mask` (the cache takes a reference) for `key`, if the ledger

@@ -28,6 +28,10 @@ public final class RenderTarget {
     var bandsSentBack = 0
     /// How the last render's bands were cut.
     var bandAxis = RenderBands.Axis.rows
+    /// The last render's cuts (RenderBands.swift), reused while the damage records stay the same.
+    var lastPlan: BandPlan? = nil
+    /// Bands of the last render that drew straight into the frame.
+    var bandsDrawnIntoFrame = 0
     private var scale = 0.0
 
     public init() {}
@@ -83,12 +87,12 @@ public final class RenderTarget {
         // The last frame's bitmap is drawn over (no new pages to fault in).
         let old = frame.flatMap { $0.width == canvas.width && $0.height == canvas.height ? $0 : nil }
         let image = try old ?? Image(width: canvas.width, height: canvas.height)
-        if bands.bandCount(pixels: canvas.area, width: canvas.width, height: canvas.height) > 1 {
+        if bands.threadCount(pixels: canvas.area, width: canvas.width, height: canvas.height) > 1 {
             // The bands write every pixel.
             try drawRegion(root, into: image, region: [canvas], scale: scale, effects: effects, bands: bands, stats: &stats)
         } else {
             if old != nil { image.clearPixels() }
-            try Compositor.drawTree(root, on: image, scale: scale, effects: effects, stats: &stats)
+            try Compositor.drawTree(root, on: image, scale: scale, effects: effects, records: tracker, stats: &stats)
             (stats.renderThreads, stats.bandsDrawn) = (1, 1)
         }
         frame = image
@@ -102,16 +106,14 @@ public final class RenderTarget {
     /// pixels are exact.
     func draw(_ root: Layer, into image: Image, region: [PixelRect], earlier: [PixelRect] = [], scale: Double,
               effects: EffectCache?, stats: inout FrameStats) throws {
+        image.clearPixels(region)
         let cr = cairo_create(image.surface)!
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        for r in region { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
-        cairo_fill(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         cairo_scale(cr, scale, scale)
         var compositor = Compositor(cairo: cr)
         defer { compositor.finish() }
         compositor.partial = Compositor.PartialRedraw(tracker: tracker, region: region, earlier: earlier)
         compositor.effects = effects
+        compositor.records = tracker
         compositor.stats = stats
         defer { stats = compositor.stats }
         try compositor.draw(root, parentSpace: nil, inheritedOpacity: 1)
