@@ -208,6 +208,13 @@ struct Compositor {
     /// G(L) with its shadow beneath it.
     mutating func drawShadowed(_ layer: Layer, alpha: Double) throws {
         guard layer.castsShadow else { return try drawLayerContent(layer, alpha: alpha) }
+        try drawWithShadow(layer, alpha: alpha)
+    }
+
+    /// G(L) and its shadow. Out of line: its locals stay off the native stack
+    /// of every level of a deep tree without shadows.
+    @inline(never)
+    private mutating func drawWithShadow(_ layer: Layer, alpha: Double) throws {
         let shadowAlone = seesOnlyShadow(of: layer)
         if let path = layer.shadowPath {
             try drawShadow(of: path, layer: layer, alpha: alpha)
