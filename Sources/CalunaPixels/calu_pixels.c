@@ -63,17 +63,39 @@ typedef uint8_t u8x32 __attribute__((vector_size(32)));
     o_ & (u32x8)(a_ != 0);                                                                   \
   })
 
-/* One row, `straight` or not, R and B swapped or not (little-endian). */
+/* Eight words converted: an opaque block (the common case) needs no division. */
+#define CONVERT8(w, straight, rgba)                                                          \
+  ({                                                                                         \
+    u32x8 v_ = (w);                                                                          \
+    if (!(straight) || __builtin_reduce_and(v_) >> 24 == 255) {                              \
+      if (rgba) v_ = SWAP_RB(v_);                                                            \
+    } else {                                                                                 \
+      v_ = UNPREMULTIPLY8(v_, rgba);                                                         \
+    }                                                                                        \
+    v_;                                                                                      \
+  })
+
+/* One row, `straight` or not, R and B swapped or not (little-endian). Sixteen pixels a
+ * step, tested for opacity together: one test and two independent blocks in flight. */
 CALU_CLONES static void row_words(const uint8_t *s, uint8_t *d, size_t n, int straight, int rgba) {
   size_t x = 0;
+  for (; x + 16 <= n; x += 16) {
+    u32x8 w0, w1;
+    memcpy(&w0, s + 4 * x, 32);
+    memcpy(&w1, s + 4 * x + 32, 32);
+    if (!straight || __builtin_reduce_and(w0 & w1) >> 24 == 255) {
+      if (rgba) { w0 = SWAP_RB(w0); w1 = SWAP_RB(w1); }
+    } else {
+      w0 = CONVERT8(w0, 1, rgba);
+      w1 = CONVERT8(w1, 1, rgba);
+    }
+    memcpy(d + 4 * x, &w0, 32);
+    memcpy(d + 4 * x + 32, &w1, 32);
+  }
   for (; x + 8 <= n; x += 8) {
     u32x8 w;
     memcpy(&w, s + 4 * x, 32);
-    if (!straight || __builtin_reduce_and(w) >> 24 == 255) {  /* no division */
-      if (rgba) w = SWAP_RB(w);
-    } else {
-      w = UNPREMULTIPLY8(w, rgba);
-    }
+    w = CONVERT8(w, straight, rgba);
     memcpy(d + 4 * x, &w, 32);
   }
   if (x < n) {  /* the last one to seven pixels, through a padded block */
