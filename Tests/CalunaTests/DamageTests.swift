@@ -141,7 +141,7 @@ struct DamageScene {
 
     /// One change to `l`, chosen at random.
     mutating func mutate(_ l: Layer) throws {
-        let choice = rng.below(26)
+        let choice = rng.below(27)
         log.append("layer \(layers.firstIndex { $0 === l } ?? -1) (\(l.kind.className)) change \(choice)")
         switch choice {
         case 0, 1, 2: l.position = Point(rng.double(-10, 130), rng.double(-10, 100))
@@ -183,6 +183,12 @@ struct DamageScene {
         case 20: l.shouldRasterize.toggle()
         case 21: l.anchorPoint = Point(rng.double(0, 1), rng.double(0, 1))
         case 22: if layers.count < 60 { try addLayer() }
+        case 26:
+            // The contents' filters (trilinear builds mipmaps, on the calling thread only).
+            l.minificationFilter = rng.pick(ContentsFilter.allCases)
+            l.magnificationFilter = rng.pick(ContentsFilter.allCases)
+            l.contentsGravity = rng.pick([.resize, .resizeAspectFill])
+            l.contents = rng.chance(0.8) ? image : nil
         case 25:
             // A transition from how the layer looks now (slid or faded).
             let t = Transition()
