@@ -106,7 +106,7 @@ public final class Image {
     /// Every pixel transparent, as a fresh bitmap's are (the clear shortcut
     /// stays off: see `endClearShortcut`).
     func clearPixels() {
-        withMutablePixels { data, stride in _ = memset(data, 0, stride * height) }
+        clearPixels([PixelRect(x: 0, y: 0, width: width, height: height)])
     }
 
     /// The pixels of `rects` (inside the bitmap) transparent: memset, a

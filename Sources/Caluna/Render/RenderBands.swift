@@ -270,11 +270,10 @@ extension RenderTarget {
         guard n > 1, let workers = settings.workers else { return try serial() }
         let plan = self.plan(region, count: n, width: image.width, height: image.height)
         let bands = plan.bands
-        bandAxis = plan.axis
         // Bands that write nothing outside their region draw straight into
         // `image` (so may the last, copied around); the others into bitmaps
         // of their own, whose pixels they copy in — at once, but for those a
-        // band drawing into `image` may write too (`late`), copied once every
+        // band drawing into `image` may write too (`copyLate`), copied once every
         // band is done.
         let slots = plan.direct.reduce(into: [Int]()) { $0.append(($0.last ?? -1) + ($1 ? 0 : 1)) }
         let bitmaps = plan.direct.filter { !$0 }.count
@@ -284,21 +283,16 @@ extension RenderTarget {
         // Each band drawing into `image` has a cairo surface of its own on its pixels.
         let views = plan.direct.map { $0 ? image.view() : nil }
         guard !zip(plan.direct, views).contains(where: { $0 && $1 == nil }) else { return try serial() }
-        let late = plan.late
         bandsDrawnIntoFrame = bands.count - bitmaps
         let target = image.rawPixels()
         defer { image.markDirty() }
-        let earlier = bands.indices.map { Array(bands[..<$0].joined()) }
         let incoming = stats
         /// Band `i` with its counters (the first band carries the display work's in).
         func drawBand(_ i: Int) throws -> FrameStats {
             var s = i == 0 ? incoming : FrameStats()
             let into = views[i] ?? images[slots[i]]
-            try draw(root, into: into, region: bands[i], earlier: earlier[i], scale: scale, effects: effects, stats: &s)
-            if !plan.direct[i] {
-                let now = bands[i].flatMap { r in late.reduce([r]) { pieces, l in pieces.flatMap { $0.subtracting(l) } } }
-                RenderTarget.copy(now, from: images[slots[i]].rawPixels(), to: target)
-            }
+            try draw(root, into: into, region: bands[i], earlier: plan.earlier[i], scale: scale, effects: effects, stats: &s)
+            if !plan.direct[i] { RenderTarget.copy(plan.copyNow[i], from: images[slots[i]].rawPixels(), to: target) }
             return s
         }
 
@@ -339,11 +333,8 @@ extension RenderTarget {
         }
         // Every band has written all it will: the pixels a band drawing into
         // `image` may have written over go back.
-        if !late.isEmpty {
-            for i in bands.indices where !plan.direct[i] {
-                let pieces = bands[i].flatMap { r in late.map { $0.intersection(r) }.filter { !$0.isEmpty } }
-                RenderTarget.copy(pieces, from: images[slots[i]].rawPixels(), to: target)
-            }
+        for i in bands.indices where !plan.direct[i] && !plan.copyLate[i].isEmpty {
+            RenderTarget.copy(plan.copyLate[i], from: images[slots[i]].rawPixels(), to: target)
         }
         stats = total
         stats.renderThreads = bands.count
@@ -360,7 +351,11 @@ extension RenderTarget {
         let spills = bands.indices.map { RenderBands.spill(tracker, bands: bands, of: $0) }
         let direct = RenderBands.direct(bands, spills: spills)
         let late = bands.indices.filter { direct[$0] }.flatMap { spills[$0] ?? [] }
-        let p = BandPlan(version: tracker.version, count: n, region: region, bands: bands, axis: axis, direct: direct, late: late)
+        // A band in a bitmap copies its pixels outside `late` at once, those inside once all are done.
+        let copyNow = bands.map { band in band.flatMap { r in late.reduce([r]) { pieces, l in pieces.flatMap { $0.subtracting(l) } } } }
+        let copyLate = bands.map { band in band.flatMap { r in late.map { $0.intersection(r) }.filter { !$0.isEmpty } } }
+        let p = BandPlan(version: tracker.version, count: n, region: region, bands: bands, axis: axis, direct: direct,
+                         earlier: bands.indices.map { Array(bands[..<$0].joined()) }, copyNow: copyNow, copyLate: copyLate)
         lastPlan = p
         return p
     }
@@ -377,8 +372,11 @@ struct BandPlan {
     let version: UInt64, count: Int, region: [PixelRect], bands: [[PixelRect]], axis: RenderBands.Axis
     /// Which bands draw straight into the frame.
     let direct: [Bool]
-    /// Where those may write in the others' regions.
-    let late: [PixelRect]
+    /// Each band's earlier bands' regions (which count what they draw first).
+    let earlier: [[PixelRect]]
+    /// What a band drawn into a bitmap copies into the frame at once, and
+    /// once every band is done (where a band in the frame may write too).
+    let copyNow: [[PixelRect]], copyLate: [[PixelRect]]
 }
 
 /// The bitmaps bands draw into, kept between renders of one size.

@@ -27,7 +27,7 @@ public final class RenderTarget {
     /// Bands of the last render drawn again on the calling thread.
     var bandsSentBack = 0
     /// How the last render's bands were cut.
-    var bandAxis = RenderBands.Axis.rows
+    var bandAxis: RenderBands.Axis { lastPlan?.axis ?? .rows }
     /// The last render's cuts (RenderBands.swift), reused while the damage records stay the same.
     var lastPlan: BandPlan? = nil
     /// Bands of the last render that drew straight into the frame.
