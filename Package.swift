@@ -39,10 +39,11 @@ let package = Package(
         .executableTarget(name: "caluna",
                           dependencies: ["CalunaLua", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/caluna", linkerSettings: linkLua),
-        // Plain C programs the benchmarks run beside caluna (raw Chipmunk).
-        .target(name: "BenchPeers", path: "Sources/BenchPeers", linkerSettings: [.linkedLibrary("chipmunk")]),
+        // Plain C programs the benchmarks run beside caluna (raw Chipmunk, C ABI loops).
+        .target(name: "BenchPeers", dependencies: ["CalunaC"], path: "Sources/BenchPeers",
+                cSettings: [.headerSearchPath("../../include")], linkerSettings: [.linkedLibrary("chipmunk")]),
         .executableTarget(name: "caluna-bench",
-                          dependencies: ["Caluna", "CalunaBridge", "CalunaLua", "CCairo", "BenchPeers"],
+                          dependencies: ["Caluna", "CalunaBridge", "CalunaLua", "CLua", "CCairo", "BenchPeers"],
                           path: "Sources/caluna-bench", linkerSettings: linkLua),
         .testTarget(name: "CalunaTests", dependencies: ["Caluna", "CalunaBridge", "CalunaLua"],
                     path: "Tests/CalunaTests", linkerSettings: linkLua),

@@ -3,7 +3,11 @@ import Glibc
 /// Every benchmark, in the order they run. Add a row here.
 let allBenchmarks: [Benchmark.Type] = [
     SolidLayers.self,
-    AnimatedLayers.self,
+    AnimatedLayers.self, AnimatedLayers100k.self,
+    LayerMemory.self,
+    LuaPropertySet.self, LuaPropertyGet.self, LuaPropertyPoint.self, LuaPropertyImplicit.self,
+    CProperty.self,
+    LuaRenderMemory.self,
     RoundedClips.self,
     ShadowPaths.self,
     RasterCacheFrames.self,
@@ -74,6 +78,9 @@ func fixed(_ v: Double, _ digits: Int) -> String {
     return (v < 0 ? "-" : "") + String(n / ip) + (digits > 0 ? "." + frac : "")
 }
 
+/// Seconds as milliseconds, or microseconds below 0.1 ms.
+func duration(_ s: Double) -> String { s < 1e-4 ? fixed(s * 1e6, 3) + " us" : fixed(s * 1e3, 3) + " ms" }
+
 func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
 
 print("caluna-bench: \(iterations) iterations (median), \(warmup) warm-up, caluna and peer interleaved")
@@ -92,8 +99,8 @@ for type in selected {
         var remark = ""
         if let r = b.remark(t, earlier: timings) { remark = "; " + r }
         print(pad(type.name, nameWidth) + pad(b.detail, 22)
-              + "   caluna " + fixed(t.caluna * 1e3, 3) + " ms"
-              + "   " + type.peer + " " + fixed(t.peer * 1e3, 3) + " ms"
+              + "   caluna " + duration(t.caluna)
+              + "   " + type.peer + " " + duration(t.peer)
               + "   ratio " + fixed(t.caluna / t.peer, 2)
               + "   (" + before + remark + ")")
     } catch {

@@ -1,6 +1,8 @@
 #ifndef BENCH_PEERS_H
 #define BENCH_PEERS_H
 
+#include <stddef.h>
+
 /* Peers for caluna-bench: the same work done in plain C against the
  * libraries caluna wraps, so a benchmark can report caluna's overhead. */
 
@@ -35,6 +37,18 @@ void bench_chipmunk_step(bench_chipmunk_scene *scene, double dt, int steps);
 int bench_chipmunk_bodies(const bench_chipmunk_scene *scene, double *out, int capacity);
 
 void bench_chipmunk_destroy(bench_chipmunk_scene *scene);
+
+/* Bytes of the C heap in use: chunks handed out plus mmapped blocks (mallinfo2). */
+size_t bench_heap_in_use(void);
+
+/* The c-property row (c_property_peer.c): an engine and one layer made
+ * through the C ABI; `count` caluna_layer_set calls of "opacity"; `count`
+ * plain calls into the same library; the layer's opacity read back.
+ * The int results are 1 on success. */
+int bench_c_property_setup(void);
+int bench_c_property_set(int count);
+int bench_c_property_plain(int count);
+double bench_c_property_opacity(void);
 
 #ifdef __cplusplus
 }
