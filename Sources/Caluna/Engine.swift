@@ -38,6 +38,10 @@ public final class Engine {
     /// Model layers changed since the last commit (weak: a change does not
     /// keep a layer the host has let go of alive).
     var layersNeedingCommit: [WeakLayer] = []
+    /// Bumped whenever a model layer of this engine gains or loses a
+    /// sublayer or a mask: bindings that track which layers are in the tree
+    /// (the Lua pins) look again only when it moved.
+    public internal(set) var treeVersion: UInt64 = 0
     /// Layers with attached animations (and ones that just lost them), in the
     /// order they first got one.
     var animatedLayers: [Layer] = []

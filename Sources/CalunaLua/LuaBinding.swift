@@ -16,6 +16,10 @@ final class LuaBinding: LayerDelegate {
     var closing = false
     /// The next slot for a layer handler's function (LuaEvents).
     var nextHandlerSlot: lua_Integer = 1
+    /// The tree (engine root and `treeVersion`) the Lua pins were last
+    /// swept against, and whether a proxy gained Lua data since (LuaLayer.sweepPins).
+    var pinsSwept: (root: ObjectIdentifier, version: UInt64)? = nil
+    var proxiesGainedData = false
     /// Layer callbacks a script may set, by name (the overrides a subclass
     /// would make; `delegate` holds an object instead).
     static let callbackNames: Set<String> = ["layoutSublayers", "defaultActionForKey", "draw", "drawFrame"]

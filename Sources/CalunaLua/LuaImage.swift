@@ -37,7 +37,10 @@ enum LuaImage {
         calu_remove(L, -2)
     }
 
+    /// The collector hears of the pixels, so dropped images are collected
+    /// in step with what they hold.
     private static func pushNew(_ L: OpaquePointer, _ image: Image) {
+        RetainedUserdata.noteExternalAllocation(L, image.byteCount)
         RetainedUserdata.push(L, image)
         luaL_setmetatable(L, LuaImage.metatable)
     }

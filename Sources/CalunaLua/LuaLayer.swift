@@ -8,12 +8,14 @@ import CalunaBridge
 /// written through the property table; methods live in LuaLayerMethods.
 ///
 /// Proxies are cached by layer id in a weak-valued registry table. A proxy
-/// that carries Lua data (callbacks) is also pinned while its layer is in the
-/// engine's tree, so the data lives as long as the layer is shown.
+/// that carries Lua data (callbacks) is also listed, weakly, among the
+/// proxies with data, and pinned while its layer is in the engine's tree, so
+/// the data lives as long as the layer is shown.
 enum LuaLayer {
     static let metatable = "caluna.Layer"
     static let cacheKey = "caluna.Layer.proxies"
     static let pinKey = "caluna.Layer.pinned"
+    static let dataKey = "caluna.Layer.withData"
     static let methodsKey = "caluna.Layer.methods"
 
     static func get(_ L: OpaquePointer, _ idx: Int32) -> Layer? {
@@ -101,6 +103,13 @@ enum LuaLayer {
         calu_newtable(L)
         lua_pushvalue(L, -1)
         lua_setiuservalue(L, ud, 1)
+        // Listed among the proxies with data (weakly: the list keeps nothing alive).
+        guard let layer = LuaLayer.get(L, ud), let binding = try? LuaBinding.of(L) else { return }
+        lua_getfield(L, registryIndex, LuaLayer.dataKey)
+        lua_pushvalue(L, ud)
+        lua_rawseti(L, -2, lua_Integer(Int64(bitPattern: binding.session.handles.id(for: layer))))
+        L.pop()
+        binding.proxiesGainedData = true
     }
 
     static func pin(_ L: OpaquePointer, _ ud: Int32, _ layer: Layer, binding: LuaBinding) {
@@ -110,10 +119,18 @@ enum LuaLayer {
         L.pop()
     }
 
-    /// Unpins proxies whose layer left the engine's tree; pins cached proxies
-    /// with callbacks whose layer is in it. Run at each step and render.
+    /// Unpins proxies whose layer left the engine's tree; pins proxies with
+    /// Lua data whose layer is in it. Run after each step and render, it
+    /// looks only when the tree changed or a proxy gained data since it last
+    /// looked, and then only at proxies with data: its cost does not depend
+    /// on how many layers Lua holds.
     static func sweepPins(_ L: OpaquePointer, binding: LuaBinding) {
-        let root = binding.engine.root
+        let engine = binding.engine
+        let root = engine.root!
+        let now = (root: ObjectIdentifier(root), version: engine.treeVersion)
+        if let last = binding.pinsSwept, last == now, !binding.proxiesGainedData { return }
+        binding.pinsSwept = now
+        binding.proxiesGainedData = false
         lua_getfield(L, registryIndex, LuaLayer.pinKey)
         let pins = lua_gettop(L)
         var drop: [lua_Integer] = []
@@ -123,17 +140,15 @@ enum LuaLayer {
             L.pop()
         }
         for id in drop { lua_pushnil(L); lua_rawseti(L, pins, id) }
-        lua_getfield(L, registryIndex, LuaLayer.cacheKey)
-        let cache = lua_gettop(L)
+        lua_getfield(L, registryIndex, LuaLayer.dataKey)
+        let listed = lua_gettop(L)
         var add: [lua_Integer] = []
         lua_pushnil(L)
-        while lua_next(L, cache) != 0 {
-            if let l = LuaLayer.get(L, -1), l.rootAncestor === root, lua_getiuservalue(L, -1, 1) == LUA_TTABLE {
-                add.append(lua_tointegerx(L, -3, nil))
-            }
-            lua_settop(L, cache + 1)
+        while lua_next(L, listed) != 0 {
+            if let l = LuaLayer.get(L, -1), l.rootAncestor === root { add.append(lua_tointegerx(L, -2, nil)) }
+            L.pop()
         }
-        for id in add { lua_rawgeti(L, cache, id); lua_rawseti(L, pins, id) }
+        for id in add { lua_rawgeti(L, listed, id); lua_rawseti(L, pins, id) }
         lua_settop(L, pins - 1)
     }
 
@@ -144,6 +159,10 @@ enum LuaLayer {
         lua_setfield(L, registryIndex, LuaLayer.cacheKey)
         calu_newtable(L)
         lua_setfield(L, registryIndex, LuaLayer.pinKey)
+        calu_newtable(L)
+        L.pushWeakValuesMetatable()
+        L.setLockedMetatable(-2)
+        lua_setfield(L, registryIndex, LuaLayer.dataKey)
         calu_newtable(L)
         LuaLayerMethods.add(to: L)
         lua_setfield(L, registryIndex, LuaLayer.methodsKey)

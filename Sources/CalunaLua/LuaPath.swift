@@ -63,6 +63,15 @@ enum LuaPath {
         L.pop()
     }
 
+    /// Runs an edit of `b`'s path and tells Lua's collector of the storage
+    /// it grew by (storage at least doubles: a path built element by element
+    /// reports O(log n) times).
+    static func growing(_ L: OpaquePointer, _ b: Box, _ body: () throws -> Void) rethrows {
+        let before = b.chargedBytes
+        try body()
+        RetainedUserdata.noteExternalAllocation(L, b.chargedBytes - before)
+    }
+
     /// Appends to the path at 1 from `count` numeric arguments; returns the path.
     static func edit(_ L: OpaquePointer?, _ name: String, _ count: Int32, _ body: (inout Path, [Double]) -> Void) -> Int32 {
         protect(L) { L in
@@ -77,7 +86,7 @@ enum LuaPath {
             if !["moveTo", "addRect", "addEllipse", "addArc", "addRoundedRect"].contains(name), b.path.elements.isEmpty {
                 throw CalunaError.invalid("\(a.api): start the path with moveTo")
             }
-            try b.edit(adding: 6, a.api) { body(&$0, n) }
+            try LuaPath.growing(L, b) { try b.edit(adding: 6, a.api) { body(&$0, n) } }
             lua_settop(L, 1)
             return 1
         }
@@ -105,7 +114,7 @@ extension LuaPath {
             guard r >= 0 else { throw CalunaError.invalid("\(a.api): radius must be ≥ 0 (got \(r))") }
             let a0 = try LuaPath.angle(a, 5), a1 = try LuaPath.angle(a, 6)
             guard lua_type(L, 7) == LUA_TBOOLEAN else { throw a.fail(7, "a boolean (clockwise)") }
-            try b.edit(adding: 6, a.api) { $0.addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: lua_toboolean(L, 7) != 0) }
+            try LuaPath.growing(L, b) { try b.edit(adding: 6, a.api) { $0.addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: lua_toboolean(L, 7) != 0) } }
             lua_settop(L, 1); return 1
         } })
         // path:addRoundedRect(x, y, w, h, radii[, corners])
@@ -124,14 +133,14 @@ extension LuaPath {
                 throw CalunaError.invalid("\(a.api): radii must be ≥ 0 (got \(radii))")
             }
             let corners = try LuaPath.corners(a, 7)
-            try b.edit(adding: 10, a.api) { $0.addRoundedRect(r, cornerRadii: radii, corners: corners) }
+            try LuaPath.growing(L, b) { try b.edit(adding: 10, a.api) { $0.addRoundedRect(r, cornerRadii: radii, corners: corners) } }
             lua_settop(L, 1); return 1
         } })
         L.setFunction(-1, "addPath", { L in protect(L) { L in
             let a = Args(L: L, api: "Path:addPath")
             guard let b = LuaPath.box(L, 1) else { throw a.fail(1, "a Path") }
             guard let other = LuaPath.get(L, 2) else { throw a.fail(2, "a Path") }
-            try b.edit(adding: other.elements.count, a.api) { $0.addPath(other) }
+            try LuaPath.growing(L, b) { try b.edit(adding: other.elements.count, a.api) { $0.addPath(other) } }
             lua_settop(L, 1); return 1
         } })
         // path:applyTransform(t): every point mapped by an affine transform, in place.
@@ -148,7 +157,7 @@ extension LuaPath {
             for q in p.points where !(q.isFinite && abs(q.x) <= maximumCoordinate && abs(q.y) <= maximumCoordinate) {
                 throw CalunaError.invalid("\(a.api): the transform takes a point to \(q), beyond ±1e8 points")
             }
-            try b.replace(with: p, a.api)
+            try LuaPath.growing(L, b) { try b.replace(with: p, a.api) }
             lua_settop(L, 1); return 1
         } })
         L.setFunction(-1, "copy", { L in protect(L) { L in

@@ -273,6 +273,26 @@ enum RetainedUserdata {
         calu_remove(L, -2)
     }
 
+    /// The most one `noteExternalAllocation` reports: past this the
+    /// collector already runs at every such allocation.
+    static let maximumReport = 1 << 30
+
+    /// Tells Lua's collector that `bytes` were allocated outside its heap on
+    /// the script's behalf (an image's pixels, a path's storage): a block of
+    /// that size is allocated and dropped at once. The collector counts it
+    /// (`collectgarbage("count")` grows by it) and paces itself by it as by
+    /// any allocation, so a script that drops such objects in a loop runs in
+    /// flat memory without calling `collectgarbage`. The block has no
+    /// finalizer, so the next sweep frees it; it is never written, so a large
+    /// one costs no resident memory. A capped state refused nothing here
+    /// (Swift holds it); a later Lua allocation refused by the cap first
+    /// collects, freeing such blocks.
+    static func noteExternalAllocation(_ L: OpaquePointer, _ bytes: Int) {
+        guard bytes > 0 else { return }
+        _ = lua_newuserdatauv(L, min(bytes, maximumReport), 0)
+        L.pop()
+    }
+
     /// The object in a userdata block (nil once released).
     static func object<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) -> T? {
         guard let cell = p?.load(as: UnsafeMutablePointer<Cell>?.self), let raw = cell.pointee.object else { return nil }

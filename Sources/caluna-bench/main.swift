@@ -6,7 +6,7 @@ let allBenchmarks: [Benchmark.Type] = [
     AnimatedLayers.self, AnimatedLayers100k.self,
     LayerMemory.self,
     LuaPropertySet.self, LuaPropertyGet.self, LuaPropertyPoint.self, LuaPropertyImplicit.self,
-    CProperty.self,
+    CProperty.self, LuaHeldLayers.self,
     LuaRenderMemory.self,
     RoundedClips.self,
     ShadowPaths.self,

@@ -103,9 +103,9 @@ public final class Layer {
     /// The engine the layer belongs to; layers never move between engines.
     public private(set) weak var engine: Engine?
     public internal(set) weak var superlayer: Layer?
-    public internal(set) var sublayers: [Layer] = [] { didSet { renderChanged() } }
+    public internal(set) var sublayers: [Layer] = [] { didSet { treeChanged() } }
     /// The mask (LayerMask.swift) and, on a mask, the layer it masks.
-    var maskLayer: Layer? = nil { didSet { renderChanged() } }
+    var maskLayer: Layer? = nil { didSet { treeChanged() } }
     public internal(set) weak var maskOwner: Layer? = nil
 
     public internal(set) var state = LayerState() { didSet { renderChanged() } }
@@ -150,6 +150,11 @@ public final class Layer {
             child = l
             up = l.hostLayer
         }
+    }
+
+    private func treeChanged() {
+        renderChanged()
+        if !isPresentationCopy, let engine { engine.treeVersion &+= 1 }
     }
 
     /// Drops listed layers no longer attached here (one attached here again
