@@ -4,7 +4,7 @@ import CChipmunk
 /// One scene: a root layer sized to the output, a render scale, and a virtual
 /// clock that only the host advances. One engine is used by one thread at a
 /// time; separate engines may run on separate threads.
-public final class Engine {
+public final class Engine: Linked {
     public private(set) var root: Layer! = nil
     public private(set) var size: Size
     /// Pixels per point (a screen scale).
@@ -86,6 +86,12 @@ public final class Engine {
 
     public static let defaultSize = Size(320, 480)
 
+    /// What refers to the engine without keeping it alive (Link.swift).
+    public var link: Link<Engine> { linkStorage.unsafelyUnwrapped }
+    private var linkStorage: Link<Engine>? = nil
+
+    deinit { linkStorage?.clear() }
+
     /// What this engine makes on a script's behalf (bitmaps, layers,
     /// animations, paths, text layouts, physics objects), against one cap
     /// (MemoryLedger.swift). Unlimited unless its `limit` is set.
@@ -98,6 +104,7 @@ public final class Engine {
         self.size = size
         self.scale = scale
         self.memory = memory
+        linkStorage = Link(self)
         // The root is charged without refusal: a session's reset must work
         // while the old engine's memory is still counted.
         let r = Layer(engine: self)
@@ -221,8 +228,8 @@ public final class Engine {
     }
 }
 
-/// A weak reference to a layer, for the engine's work queues.
+/// A reference to a layer that does not keep it alive, for the engine's work queues.
 struct WeakLayer {
-    weak var layer: Layer?
+    @WeakLink var layer: Layer?
     init(_ layer: Layer) { self.layer = layer }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// references (C's create/retain/release) that keep a layer alive.
 public final class HandleTable {
     private struct Slot {
-        weak var object: Layer?
+        @WeakLink var object: Layer?
         var owned: Layer?
         var externalRefs = 0
         var generation: UInt16 = 1

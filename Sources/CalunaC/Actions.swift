@@ -56,7 +56,7 @@ func checkCallbackStatus(_ status: Int32, _ what: String) throws {
 final class CActionDelegate: LayerDelegate {
     let callback: CActionDelegateCallback
     let host: HostReference
-    weak var layer: Layer?
+    @WeakLink var layer: Layer?
     /// The delegate the layer had before (a Lua layout callback): layout
     /// still reaches it, and it answers what the host continues past.
     weak var previous: LayerDelegate?

@@ -419,7 +419,7 @@ final class CAnimationDelegate: AnimationDelegate {
     let didStop: CAnimationCallback?
     let user: UnsafeMutableRawPointer?
     weak var engine: CEngine?
-    weak var layer: Layer?
+    @WeakLink var layer: Layer?
 
     init(didStart: CAnimationCallback?, didStop: CAnimationCallback?, user: UnsafeMutableRawPointer?,
          engine: CEngine?, layer: Layer? = nil) {

@@ -26,6 +26,8 @@ final class CEngine {
     /// How many calls of the owner thread are inside the engine (1 = a plain
     /// call, more = calls made from inside a callback). Only the owner touches it.
     var depth = 0
+    /// Typed property keys by the address of the host's string (PropertyFastPath.swift).
+    let propertyKeys = PropertyKeyCache()
     /// Ids of animations, display links and timers (Animations.swift).
     private(set) lazy var objects = ObjectTable(tag: handles.tag)
     /// Release callbacks of host `user` pointers the engine let go of, run at

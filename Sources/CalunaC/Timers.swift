@@ -62,7 +62,11 @@ final class ObjectTable {
     init(tag: UInt16) { self.tag = tag }
 
     /// The kind bits of an id of this engine that is not a layer id, or nil.
-    func otherKind(of id: UInt64) -> UInt64? {
+    func otherKind(of id: UInt64) -> UInt64? { ObjectTable.otherKind(of: id, tag: tag) }
+
+    /// The kind bits of an id of the table tagged `tag` (nil for a layer id
+    /// or another engine's): a plain computation, no table needed.
+    static func otherKind(of id: UInt64, tag: UInt16) -> UInt64? {
         guard UInt16(truncatingIfNeeded: id >> 48) == tag else { return nil }
         let k = (id >> ObjectTable.kindShift) & 0xF
         return k == 0 ? nil : k

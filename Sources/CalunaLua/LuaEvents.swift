@@ -135,8 +135,8 @@ enum LuaEvents {
         lua_pushvalue(L, 3)
         lua_rawseti(L, -2, slot)
         L.pop(2)
-        let h = try prefixed(a.api) { try b.engine.addEventHandler(name, on: layer) { [weak b, weak layer] e in
-            guard let b, let layer else { return false }
+        let h = try prefixed(a.api) { try b.engine.addEventHandler(name, on: layer) { [weak b, link = layer.link] e in
+            guard let b, let layer = link.target else { return false }
             return try b.withLayerValue(layer, layerHandlersKey) { L, table in
                 guard lua_rawgeti(L, table, slot) == LUA_TFUNCTION else { return false }
                 LuaEvents.push(L, e, binding: b)

@@ -168,6 +168,7 @@ enum LuaLayer {
         lua_setfield(L, registryIndex, LuaLayer.methodsKey)
 
         guard L.newMetatable(LuaLayer.metatable) else { L.pop(); return }
+        defer { LuaLayerFastPath.register(L) }
         L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaLayer.metatable), as: Layer.self)
             return 0
@@ -181,7 +182,12 @@ enum LuaLayer {
         L.pop()
     }
 
-    static let index: LuaFunction = { L in protect(L) { L in
+    static let index: LuaFunction = { L in
+        if let L, let n = LuaLayerFastPath.index(L) { return n }
+        return LuaLayer.generalIndex(L)
+    }
+
+    static let generalIndex: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Layer")
         let layer = try LuaLayer.arg(a, 1)
         guard let key = L.string(2) else { throw a.fail(2, "a property or method name") }
@@ -237,7 +243,12 @@ enum LuaLayer {
         }
     } }
 
-    static let newIndex: LuaFunction = { L in protect(L) { L in
+    static let newIndex: LuaFunction = { L in
+        if let L, let n = LuaLayerFastPath.newIndex(L) { return n }
+        return LuaLayer.generalNewIndex(L)
+    }
+
+    static let generalNewIndex: LuaFunction = { L in protect(L) { L in
         let a = Args(L: L, api: "Layer")
         let layer = try LuaLayer.arg(a, 1)
         guard let key = L.string(2) else { throw a.fail(2, "a property name") }

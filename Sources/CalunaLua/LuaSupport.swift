@@ -293,6 +293,14 @@ enum RetainedUserdata {
         L.pop()
     }
 
+    /// The object in a userdata block, unretained (nil once released): for
+    /// a call during which the userdata stays on the Lua stack.
+    @inline(__always)
+    static func unretained<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) -> Unmanaged<T>? {
+        guard let cell = p?.load(as: UnsafeMutablePointer<Cell>?.self), let raw = cell.pointee.object else { return nil }
+        return Unmanaged<T>.fromOpaque(raw)
+    }
+
     /// The object in a userdata block (nil once released).
     static func object<T: AnyObject>(_ p: UnsafeMutableRawPointer?, as: T.Type) -> T? {
         guard let cell = p?.load(as: UnsafeMutablePointer<Cell>?.self), let raw = cell.pointee.object else { return nil }

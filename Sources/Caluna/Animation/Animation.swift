@@ -130,6 +130,9 @@ public class PropertyAnimation: Animation {
 
     // Resolved when attached.
     var target: ResolvedKeyPath? = nil
+    /// `target` when it is a whole property the presentation can reset
+    /// alone (AttachedAnimation.reset); overridden by kinds that write more.
+    var resettableTarget: ResolvedKeyPath? { target.flatMap { $0.slot == .other ? nil : $0 } }
 
     public override var className: String { "PropertyAnimation" }
     override func makeEmpty() -> Animation { PropertyAnimation() }

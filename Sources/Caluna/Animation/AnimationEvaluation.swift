@@ -45,6 +45,20 @@ final class ResolvedKeyPath {
         return components.isEmpty ? whole : (whole.component(components) ?? whole)
     }
 
+    /// Sets the property of presentation `layer` back to its value in
+    /// `model`'s committed state: only for the properties `slot` names.
+    func reset(_ layer: Layer, from model: Layer) {
+        switch slot {
+        case .position: layer.state.position = model.committedState.position
+        case .opacity: layer.state.opacity = model.committedState.opacity
+        case .bounds: layer.state.bounds = model.committedState.bounds
+        case .transform: layer.state.transform = model.committedState.transform
+        case .anchorPoint: layer.state.anchorPoint = model.committedState.anchorPoint
+        case .backgroundColor: layer.state.backgroundColor = model.committedState.backgroundColor
+        case .other: break
+        }
+    }
+
     /// Writes a presentation value. A value the property refuses (a spring
     /// overshooting into a negative size) leaves the previous value.
     func write(_ layer: Layer, _ v: Value) {
@@ -104,6 +118,7 @@ enum AnimationEvaluation {
     }
 
     static func basic(_ a: BasicAnimation, _ layer: Layer, _ s: TimingSample) throws {
+        if let plan = a.typedPlan, plan.apply(a, layer, s) { return }
         guard let target = a.target else { return }
         let underlying = target.read(layer)
         let base = neutral(a, underlying: underlying)
@@ -148,5 +163,89 @@ enum AnimationEvaluation {
             let cs = child.sample(parentTime: tp, endInclusive: s.phase == .after)
             if cs.contributes { try child.contribute(to: layer, cs) }
         }
+    }
+}
+
+/// A basic animation of a whole number, point or rect property (position,
+/// opacity, bounds, anchorPoint) without a value function, evaluated on
+/// plain components: the same arithmetic as `AnimationEvaluation.basic` on
+/// Values (Interpolation's per-component rules), without making or copying
+/// a Value. Made when the animation is attached (`BasicAnimation.typedPlan`);
+/// Tests/CalunaTests/TypedEvaluationTests.swift compares both paths bit for bit.
+/// A class: the animation holds it, and evaluating borrows it (a struct of
+/// three vectors would be copied out at every frame).
+final class TypedBasic {
+    typealias Components = SIMD4<Double>
+    let slot: ResolvedKeyPath.Slot
+    let from: Components?, to: Components?, by: Components?
+
+    /// The plan for `a`, or nil when its values or property need Values.
+    init?(_ a: BasicAnimation) {
+        guard a.valueFunction == nil, let slot = a.target?.slot else { return nil }
+        func typed(_ v: Value?) -> Components?? {
+            guard let v, v != .null else { return .some(nil) }
+            return TypedBasic.components(v, slot).map { .some($0) }
+        }
+        guard slot == .position || slot == .opacity || slot == .bounds || slot == .anchorPoint,
+              let from = typed(a.fromValue), let to = typed(a.toValue), let by = typed(a.byValue) else { return nil }
+        (self.slot, self.from, self.to, self.by) = (slot, from, to, by)
+    }
+
+    static func components(_ v: Value, _ slot: ResolvedKeyPath.Slot) -> Components? {
+        switch (slot, v) {
+        case (.opacity, .number(let n)): return Components(n, 0, 0, 0)
+        case (.position, .point(let p)), (.anchorPoint, .point(let p)): return Components(p.x, p.y, 0, 0)
+        case (.bounds, .rect(let r)): return Components(r.origin.x, r.origin.y, r.size.width, r.size.height)
+        default: return nil
+        }
+    }
+
+    func read(_ layer: Layer) -> Components {
+        switch slot {
+        case .opacity: return Components(layer.state.opacity, 0, 0, 0)
+        case .position: return Components(layer.state.position.x, layer.state.position.y, 0, 0)
+        case .anchorPoint: return Components(layer.state.anchorPoint.x, layer.state.anchorPoint.y, 0, 0)
+        default:
+            let r = layer.state.bounds
+            return Components(r.origin.x, r.origin.y, r.size.width, r.size.height)
+        }
+    }
+
+    /// As `ResolvedKeyPath.write`: a negative size is refused (the previous value stays).
+    func write(_ layer: Layer, _ v: Components) {
+        switch slot {
+        case .opacity: layer.state.opacity = v[0]
+        case .position: layer.state.position = Point(v[0], v[1])
+        case .anchorPoint: layer.state.anchorPoint = Point(v[0], v[1])
+        default:
+            if v[2] >= 0 && v[3] >= 0 { layer.state.bounds = Rect(v[0], v[1], v[2], v[3]) }
+        }
+    }
+
+    /// Evaluates `a` at `s` into `layer`; false (nothing written) when the
+    /// captured value is of another kind, so the Value path decides.
+    func apply(_ a: BasicAnimation, _ layer: Layer, _ s: TimingSample) -> Bool {
+        let underlying = read(layer)
+        var current = underlying
+        if let c = a.capturedValue {
+            guard let t = TypedBasic.components(c, slot) else { return false }
+            current = t
+        }
+        // Apple's from/to/by table (AnimationEvaluation.endpoints).
+        let f0: Components, t0: Components
+        switch (from, to, by) {
+        case let (f?, t?, _): (f0, t0) = (f, t)
+        case let (f?, nil, b?): (f0, t0) = (f, f + b)
+        case let (nil, t?, b?): (f0, t0) = (t - b, t)
+        case let (f?, nil, nil): (f0, t0) = (f, underlying)
+        case let (nil, t?, nil): (f0, t0) = (current, t)
+        case let (nil, nil, b?): (f0, t0) = (current, current + b)
+        case (nil, nil, nil): (f0, t0) = (current, underlying)
+        }
+        var v = Interpolation.lerp(f0, t0, a.fraction(a.progress(s)))
+        if a.cumulative, s.iteration > 0 { v = v + (t0 - f0) * s.iteration }
+        if a.additive { v = underlying + v }
+        write(layer, v)
+        return true
     }
 }

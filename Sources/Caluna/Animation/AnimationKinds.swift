@@ -8,6 +8,8 @@ public class BasicAnimation: PropertyAnimation {
     // Resolved at commit: the presentation value when the animation started,
     // used where the table says "the current value".
     var capturedValue: Value? = nil
+    /// Set when attached, for whole numbers, points and rects (TypedBasic).
+    var typedPlan: TypedBasic? = nil
 
     public override var className: String { "BasicAnimation" }
     override func makeEmpty() -> Animation { BasicAnimation() }
@@ -22,6 +24,11 @@ public class BasicAnimation: PropertyAnimation {
     }
 
     override func contribute(to layer: Layer, _ s: TimingSample) throws { try AnimationEvaluation.basic(self, layer, s) }
+
+    override func prepareAttached(fallbackDuration fallback: Double) {
+        super.prepareAttached(fallbackDuration: fallback)
+        typedPlan = LayerProperty.fastPathsEnabled ? TypedBasic(self) : nil
+    }
 
     /// How far from the start value to the end value at eased progress `p`.
     func fraction(_ p: Double) -> Double { p }
@@ -74,6 +81,8 @@ public final class KeyframeAnimation: PropertyAnimation {
     public var timingFunctions: [TimingFunction]? = nil
     public var calculationMode = CalculationMode.linear
     public var rotationMode: RotationMode? = nil
+    /// A rotation mode writes the transform too.
+    override var resettableTarget: ResolvedKeyPath? { rotationMode == nil ? super.resettableTarget : nil }
     /// Kochanek–Bartels parameters for the cubic modes (0 when absent).
     public var tensionValues: [Double]? = nil
     public var continuityValues: [Double]? = nil

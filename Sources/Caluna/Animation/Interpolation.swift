@@ -18,8 +18,19 @@
 ///   non-colour: discrete, `f < 0.5 ? a : b` (the switch happens at the middle).
 /// - two different non-nil kinds: CalunaError(.typeMismatch).
 public enum Interpolation {
+    /// One component: x at f = 0, y at f = 1, extrapolated outside.
+    @inline(__always)
+    public static func lerp(_ x: Double, _ y: Double, _ f: Double) -> Double { x + (y - x) * f }
+
+    /// Up to four components at once (the typed evaluation of numbers,
+    /// points and rects, AnimationEvaluation.TypedBasic): the same per
+    /// component as `interpolate` and `add`, `subtract`, `multiply` on
+    /// those kinds.
+    @inline(__always)
+    static func lerp(_ x: SIMD4<Double>, _ y: SIMD4<Double>, _ f: Double) -> SIMD4<Double> { x + (y - x) * f }
+
     public static func interpolate(_ a: Value, _ b: Value, _ f: Double) throws -> Value {
-        func l(_ x: Double, _ y: Double) -> Double { x + (y - x) * f }
+        func l(_ x: Double, _ y: Double) -> Double { lerp(x, y, f) }
         func lp(_ p: Point, _ q: Point) -> Point { Point(l(p.x, q.x), l(p.y, q.y)) }
         switch (a, b) {
         case let (.number(x), .number(y)): return .number(l(x, y))

@@ -3,7 +3,7 @@
 public final class EventHandler {
     /// The event name it handles ("pointerdown", "tap", a custom name …).
     public let name: String
-    public private(set) weak var layer: Layer?
+    @WeakLink public private(set) var layer: Layer?
     public private(set) var isValid = true
     /// Free for the binding that made it (the Lua binding keeps the slot of
     /// the handler's function here).

@@ -4,7 +4,7 @@
 /// Capture follows UIKit's touches: a pointer's moves, up and cancel go to
 /// the layer it went down on (the hit layer then), wherever it moves.
 struct PointerTrack {
-    weak var target: Layer?
+    @WeakLink var target: Layer? = nil
     /// Released from capture: moves are hit-tested again.
     var released = false
     let downLocation: Point

@@ -13,7 +13,7 @@ import Glibc
 /// birthRate, velocity or emitterPosition affects particles born afterwards
 /// and never moves the ones already flying (as in Core Animation).
 final class EmitterSimulation {
-    weak var layer: Layer?
+    @WeakLink var layer: Layer?
     private(set) var cells: [EmitterCell] = []
     private var stretches: [Stretch] = []
     /// The render-time sprite cache (EmitterRendering.swift); kept here, on

@@ -18,11 +18,16 @@ struct AttachedAnimation {
     var completionsDone = false
     /// Someone hears when it starts or stops (the engine visits those times).
     var observed: Bool { animation.delegate != nil || completions != nil }
+    /// The one property the animation writes, when the presentation can be
+    /// reset by resetting it alone (Layer.resetPresentation); nil when it
+    /// writes anything else (a group, a transition, a rotation mode).
+    let reset: ResolvedKeyPath?
 
     init(key: String?, animation: Animation, completions: [CompletionGroup]) {
         self.key = key
         self.animation = animation
         self.completions = completions.isEmpty ? nil : completions
+        reset = (animation as? PropertyAnimation)?.resettableTarget
     }
 
     /// The animation finished or was removed: its completion blocks stop

@@ -1,7 +1,11 @@
+import Glibc
+
 /// The layer property table: every property declared once — key, kind,
 /// default, animatable, what a change invalidates — and used by the Lua
-/// binding, the C ABI and (later) animations alike.
-public struct LayerProperty {
+/// binding, the C ABI and (later) animations alike. A class: the fast paths
+/// fetch one per access, and a reference costs one retain where a struct of
+/// closures would cost one per closure.
+public final class LayerProperty {
     public struct Invalidation: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -22,18 +26,79 @@ public struct LayerProperty {
     public let allowsInfinity: Bool
     /// For array properties (colors, locations, lineDashPattern): the kind
     /// of each element, so Lua and C know how to convert them.
-    public internal(set) var elementKind: ValueKind? = nil
+    public let elementKind: ValueKind?
     /// False for animatable properties Core Animation never animates
     /// implicitly (CAShapeLayer.path): no default action.
-    public internal(set) var animatesImplicitly = true
+    public let animatesImplicitly: Bool
     let read: (Layer) -> Value
     let write: (Layer, Value) throws -> Void
+    /// Typed access for stored numbers, flags, points, sizes and rects,
+    /// without boxing in a Value (the Lua and C fast paths); nil otherwise.
+    public let typed: TypedAccess?
+
+    init(key: String, kind: ValueKind, nullable: Bool, derived: Bool, animatable: Bool, invalidates: Invalidation,
+         allowsInfinity: Bool, elementKind: ValueKind? = nil, animatesImplicitly: Bool = true, typed: TypedAccess? = nil,
+         read: @escaping (Layer) -> Value, write: @escaping (Layer, Value) throws -> Void) {
+        (self.key, self.kind, self.nullable, self.derived, self.animatable) = (key, kind, nullable, derived, animatable)
+        (self.invalidates, self.allowsInfinity, self.elementKind) = (invalidates, allowsInfinity, elementKind)
+        (self.animatesImplicitly, self.typed, self.read, self.write) = (animatesImplicitly, typed, read, write)
+    }
+
+    /// A stored property's getter and (checking) setter, by kind.
+    public enum TypedAccess {
+        case number((Layer) -> Double, (Layer, Double) throws -> Void)
+        case bool((Layer) -> Bool, (Layer, Bool) throws -> Void)
+        case point((Layer) -> Point, (Layer, Point) throws -> Void)
+        case size((Layer) -> Size, (Layer, Size) throws -> Void)
+        case rect((Layer) -> Rect, (Layer, Rect) throws -> Void)
+    }
 
     /// The value of a fresh layer.
     public var defaultValue: Value { read(LayerProperty.pristine) }
     private static let pristine = Layer()
 
     public func get(_ layer: Layer) -> Value { read(layer) }
+
+    /// False when the environment variable CALUNA_NO_FAST_PATHS is set (read
+    /// once): the Lua and C bindings then take their general paths for every
+    /// property, which the equivalence tests compare with the fast ones.
+    public static let fastPathsEnabled = getenv("CALUNA_NO_FAST_PATHS") == nil
+
+    /// The typed fast paths: the same checks, effects and errors as `set`
+    /// (anything unusual — a NaN, a property of another kind — goes through
+    /// `set` itself), without boxing the value.
+    public func setNumber(_ layer: Layer, _ v: Double) throws {
+        guard case .number(_, let write)? = typed, v.isFinite else { return try set(layer, .number(v)) }
+        try setTyped(layer) { try write(layer, v) }
+    }
+
+    public func setBool(_ layer: Layer, _ v: Bool) throws {
+        guard case .bool(_, let write)? = typed else { return try set(layer, .bool(v)) }
+        try setTyped(layer) { try write(layer, v) }
+    }
+
+    public func setPoint(_ layer: Layer, _ v: Point) throws {
+        guard case .point(_, let write)? = typed, v.x.isFinite, v.y.isFinite else { return try set(layer, .point(v)) }
+        try setTyped(layer) { try write(layer, v) }
+    }
+
+    public func setSize(_ layer: Layer, _ v: Size) throws {
+        guard case .size(_, let write)? = typed, v.width.isFinite, v.height.isFinite else { return try set(layer, .size(v)) }
+        try setTyped(layer) { try write(layer, v) }
+    }
+
+    public func setRect(_ layer: Layer, _ v: Rect) throws {
+        guard case .rect(_, let write)? = typed, v.origin.x.isFinite, v.origin.y.isFinite,
+              v.size.width.isFinite, v.size.height.isFinite else { return try set(layer, .rect(v)) }
+        try setTyped(layer) { try write(layer, v) }
+    }
+
+    @inline(__always)
+    private func setTyped(_ layer: Layer, _ write: () throws -> Void) throws {
+        try layer.checkModel(key)
+        try write()
+        try layer.engine?.takeActionError()
+    }
 
     /// Sets after checking kind and finiteness; range rules live in `write`.
     public func set(_ layer: Layer, _ v: Value) throws {
@@ -66,15 +131,30 @@ public protocol ValueConvertible {
     static var nullable: Bool { get }
     var value: Value { get }
     init?(value: Value)
+    /// Typed access to a stored property of this type (nil: none).
+    static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                            _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess?
 }
-extension ValueConvertible { public static var nullable: Bool { false } }
+extension ValueConvertible {
+    public static var nullable: Bool { false }
+    public static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                                   _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess? { nil }
+}
 
 extension Double: ValueConvertible {
+    public static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                                   _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess? {
+        .number(get, { layer, v in try check(v); set(layer, v) })
+    }
     public static var valueKind: ValueKind { .number }
     public var value: Value { .number(self) }
     public init?(value: Value) { guard case .number(let v) = value else { return nil }; self = v }
 }
 extension Bool: ValueConvertible {
+    public static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                                   _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess? {
+        .bool(get, { layer, v in try check(v); set(layer, v) })
+    }
     public static var valueKind: ValueKind { .bool }
     public var value: Value { .bool(self) }
     public init?(value: Value) { guard case .bool(let v) = value else { return nil }; self = v }
@@ -85,16 +165,28 @@ extension String: ValueConvertible {
     public init?(value: Value) { guard case .string(let v) = value else { return nil }; self = v }
 }
 extension Point: ValueConvertible {
+    public static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                                   _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess? {
+        .point(get, { layer, v in try check(v); set(layer, v) })
+    }
     public static var valueKind: ValueKind { .point }
     public var value: Value { .point(self) }
     public init?(value: Value) { guard case .point(let v) = value else { return nil }; self = v }
 }
 extension Size: ValueConvertible {
+    public static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                                   _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess? {
+        .size(get, { layer, v in try check(v); set(layer, v) })
+    }
     public static var valueKind: ValueKind { .size }
     public var value: Value { .size(self) }
     public init?(value: Value) { guard case .size(let v) = value else { return nil }; self = v }
 }
 extension Rect: ValueConvertible {
+    public static func typedAccess(_ get: @escaping (Layer) -> Self, _ set: @escaping (Layer, Self) -> Void,
+                                   _ check: @escaping (Self) throws -> Void) -> LayerProperty.TypedAccess? {
+        .rect(get, { layer, v in try check(v); set(layer, v) })
+    }
     public static var valueKind: ValueKind { .rect }
     public var value: Value { .rect(self) }
     public init?(value: Value) { guard case .rect(let v) = value else { return nil }; self = v }
@@ -135,22 +227,35 @@ extension LayerProperty {
 }
 
 extension LayerProperty {
+    /// A stored property read and written through `get` and `set` (closures
+    /// written at the declaration, so an access is a direct call: a key path
+    /// applied at run time costs a third of a typed property access).
     static func stored<T: ValueConvertible>(
-        _ key: String, _ path: ReferenceWritableKeyPath<Layer, T>, animatable: Bool,
+        _ key: String, _ get: @escaping (Layer) -> T, _ set: @escaping (Layer, T) -> Void, animatable: Bool,
         invalidates: Invalidation = .render, derived: Bool = false, allowsInfinity: Bool = false,
         check: @escaping (T) throws -> Void = { _ in }
     ) -> LayerProperty {
         LayerProperty(
             key: key, kind: T.valueKind, nullable: T.nullable, derived: derived, animatable: animatable,
-            invalidates: invalidates, allowsInfinity: allowsInfinity,
-            read: { $0[keyPath: path].value },
+            invalidates: invalidates, allowsInfinity: allowsInfinity, typed: T.typedAccess(get, set, check),
+            read: { get($0).value },
             write: { layer, v in
                 guard let t = T(value: v) else {
                     throw CalunaError(.typeMismatch, "\(key) expects \(T.valueKind.expectation), got \(v.kind.expectation)")
                 }
                 try check(t)
-                layer[keyPath: path] = t
+                set(layer, t)
             })
+    }
+
+    /// The same through a key path (properties no fast path reads).
+    static func stored<T: ValueConvertible>(
+        _ key: String, _ path: ReferenceWritableKeyPath<Layer, T>, animatable: Bool,
+        invalidates: Invalidation = .render, derived: Bool = false, allowsInfinity: Bool = false,
+        check: @escaping (T) throws -> Void = { _ in }
+    ) -> LayerProperty {
+        stored(key, { $0[keyPath: path] }, { $0[keyPath: path] = $1 }, animatable: animatable, invalidates: invalidates,
+               derived: derived, allowsInfinity: allowsInfinity, check: check)
     }
 
     /// A property holding one of Core Animation's strings (gravity, filters).
@@ -190,72 +295,72 @@ extension LayerProperty {
 /// All layer properties, in declaration order.
 public enum LayerProperties {
     public static let all: [LayerProperty] = [
-        .stored("bounds", \.bounds, animatable: true, invalidates: [.render, .layout]) { try LayerProperty.checkRect("bounds", $0) },
-        .stored("position", \.position, animatable: true) { try LayerProperty.checkMagnitude("position", $0.x, $0.y) },
-        .stored("frame", \.frame, animatable: false, invalidates: [.render, .layout], derived: true) {
+        .stored("bounds", { $0.bounds }, { $0.bounds = $1 }, animatable: true, invalidates: [.render, .layout]) { try LayerProperty.checkRect("bounds", $0) },
+        .stored("position", { $0.position }, { $0.position = $1 }, animatable: true) { try LayerProperty.checkMagnitude("position", $0.x, $0.y) },
+        .stored("frame", { $0.frame }, { $0.frame = $1 }, animatable: false, invalidates: [.render, .layout], derived: true) {
             try LayerProperty.checkRect("frame", $0)
         },
-        .stored("anchorPoint", \.anchorPoint, animatable: true) { try LayerProperty.checkMagnitude("anchorPoint", $0.x, $0.y) },
-        .stored("anchorPointZ", \.anchorPointZ, animatable: true) { try LayerProperty.checkMagnitude("anchorPointZ", $0) },
-        .stored("zPosition", \.zPosition, animatable: true, invalidates: [.render, .order]) {
+        .stored("anchorPoint", { $0.anchorPoint }, { $0.anchorPoint = $1 }, animatable: true) { try LayerProperty.checkMagnitude("anchorPoint", $0.x, $0.y) },
+        .stored("anchorPointZ", { $0.anchorPointZ }, { $0.anchorPointZ = $1 }, animatable: true) { try LayerProperty.checkMagnitude("anchorPointZ", $0) },
+        .stored("zPosition", { $0.zPosition }, { $0.zPosition = $1 }, animatable: true, invalidates: [.render, .order]) {
             try LayerProperty.checkMagnitude("zPosition", $0)
         },
-        .stored("transform", \.transform, animatable: true),
-        .stored("affineTransform", \.affineTransformValue, animatable: false, derived: true),
-        .stored("sublayerTransform", \.sublayerTransform, animatable: true),
-        .stored("doubleSided", \.doubleSided, animatable: true),
-        .stored("geometryFlipped", \.geometryFlipped, animatable: false),
-        .stored("hidden", \.hidden, animatable: true),
-        .stored("opacity", \.opacity, animatable: true),
-        .stored("backgroundColor", \.backgroundColor, animatable: true),
-        .stored("masksToBounds", \.masksToBounds, animatable: true),
-        .stored("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false),
-        .stored("allowsEdgeAntialiasing", \.allowsEdgeAntialiasing, animatable: false),
-        .stored("name", \.name, animatable: false, invalidates: []),
+        .stored("transform", { $0.transform }, { $0.transform = $1 }, animatable: true),
+        .stored("affineTransform", { $0.affineTransformValue }, { $0.affineTransformValue = $1 }, animatable: false, derived: true),
+        .stored("sublayerTransform", { $0.sublayerTransform }, { $0.sublayerTransform = $1 }, animatable: true),
+        .stored("doubleSided", { $0.doubleSided }, { $0.doubleSided = $1 }, animatable: true),
+        .stored("geometryFlipped", { $0.geometryFlipped }, { $0.geometryFlipped = $1 }, animatable: false),
+        .stored("hidden", { $0.hidden }, { $0.hidden = $1 }, animatable: true),
+        .stored("opacity", { $0.opacity }, { $0.opacity = $1 }, animatable: true),
+        .stored("backgroundColor", { $0.backgroundColor }, { $0.backgroundColor = $1 }, animatable: true),
+        .stored("masksToBounds", { $0.masksToBounds }, { $0.masksToBounds = $1 }, animatable: true),
+        .stored("allowsGroupOpacity", { $0.allowsGroupOpacity }, { $0.allowsGroupOpacity = $1 }, animatable: false),
+        .stored("allowsEdgeAntialiasing", { $0.allowsEdgeAntialiasing }, { $0.allowsEdgeAntialiasing = $1 }, animatable: false),
+        .stored("name", { $0.name }, { $0.name = $1 }, animatable: false, invalidates: []),
         // Contents (ch.2): the image, where it goes, how it is sampled.
         LayerProperty(key: "contents", kind: .image, nullable: true, derived: false, animatable: true, invalidates: .render,
                       allowsInfinity: false, read: { $0.contents.map(Value.image) ?? .null },
                       write: { layer, v in if case .image(let i) = v { layer.contents = i } else { layer.contents = nil } }),
         .choice("contentsGravity", \.contentsGravity),
-        .stored("contentsScale", \.contentsScale, animatable: false) { try LayerProperty.scale("contentsScale", $0) },
-        .stored("contentsRect", \.contentsRect, animatable: true) { try LayerProperty.checkMagnitude("contentsRect", $0.origin.x, $0.origin.y, $0.size.width, $0.size.height) },
-        .stored("contentsCenter", \.contentsCenter, animatable: true) { try LayerProperty.checkMagnitude("contentsCenter", $0.origin.x, $0.origin.y, $0.size.width, $0.size.height) },
+        .stored("contentsScale", { $0.contentsScale }, { $0.contentsScale = $1 }, animatable: false) { try LayerProperty.scale("contentsScale", $0) },
+        .stored("contentsRect", { $0.contentsRect }, { $0.contentsRect = $1 }, animatable: true) { try LayerProperty.checkMagnitude("contentsRect", $0.origin.x, $0.origin.y, $0.size.width, $0.size.height) },
+        .stored("contentsCenter", { $0.contentsCenter }, { $0.contentsCenter = $1 }, animatable: true) { try LayerProperty.checkMagnitude("contentsCenter", $0.origin.x, $0.origin.y, $0.size.width, $0.size.height) },
         .choice("minificationFilter", \.minificationFilter),
         .choice("magnificationFilter", \.magnificationFilter),
-        .stored("minificationFilterBias", \.minificationFilterBias, animatable: false) { try LayerProperty.checkMagnitude("minificationFilterBias", $0) },
-        .stored("opaque", \.isOpaque, animatable: false),
-        .stored("needsDisplayOnBoundsChange", \.needsDisplayOnBoundsChange, animatable: false, invalidates: []),
-        .stored("drawsAsynchronously", \.drawsAsynchronously, animatable: false, invalidates: []),
+        .stored("minificationFilterBias", { $0.minificationFilterBias }, { $0.minificationFilterBias = $1 }, animatable: false) { try LayerProperty.checkMagnitude("minificationFilterBias", $0) },
+        .stored("opaque", { $0.isOpaque }, { $0.isOpaque = $1 }, animatable: false),
+        .stored("needsDisplayOnBoundsChange", { $0.needsDisplayOnBoundsChange }, { $0.needsDisplayOnBoundsChange = $1 }, animatable: false, invalidates: []),
+        .stored("drawsAsynchronously", { $0.drawsAsynchronously }, { $0.drawsAsynchronously = $1 }, animatable: false, invalidates: []),
         // Visual effects (ch.4).
-        .stored("cornerRadius", \.cornerRadius, animatable: true) {
+        .stored("cornerRadius", { $0.cornerRadius }, { $0.cornerRadius = $1 }, animatable: true) {
             try LayerProperty.nonNegative("cornerRadius", $0); try LayerProperty.checkMagnitude("cornerRadius", $0)
         },
-        .stored("maskedCorners", \.maskedCorners, animatable: false),
-        .stored("borderWidth", \.borderWidth, animatable: true) {
+        .stored("maskedCorners", { $0.maskedCorners }, { $0.maskedCorners = $1 }, animatable: false),
+        .stored("borderWidth", { $0.borderWidth }, { $0.borderWidth = $1 }, animatable: true) {
             try LayerProperty.nonNegative("borderWidth", $0); try LayerProperty.checkMagnitude("borderWidth", $0)
         },
-        .stored("borderColor", \.borderColor, animatable: true),
-        .stored("shadowColor", \.shadowColor, animatable: true),
-        .stored("shadowOpacity", \.shadowOpacity, animatable: true),
-        .stored("shadowOffset", \.shadowOffset, animatable: true) { try LayerProperty.checkMagnitude("shadowOffset", $0.width, $0.height) },
-        .stored("shadowRadius", \.shadowRadius, animatable: true) {
+        .stored("borderColor", { $0.borderColor }, { $0.borderColor = $1 }, animatable: true),
+        .stored("shadowColor", { $0.shadowColor }, { $0.shadowColor = $1 }, animatable: true),
+        .stored("shadowOpacity", { $0.shadowOpacity }, { $0.shadowOpacity = $1 }, animatable: true),
+        .stored("shadowOffset", { $0.shadowOffset }, { $0.shadowOffset = $1 }, animatable: true) { try LayerProperty.checkMagnitude("shadowOffset", $0.width, $0.height) },
+        .stored("shadowRadius", { $0.shadowRadius }, { $0.shadowRadius = $1 }, animatable: true) {
             try LayerProperty.nonNegative("shadowRadius", $0)
             guard $0 <= LayerProperty.maximumShadowRadius else {
                 throw CalunaError.invalid("shadowRadius: \(fmt($0)) is beyond the supported \(fmt(LayerProperty.maximumShadowRadius)) points")
             }
         },
-        .stored("shadowPath", \.shadowPath, animatable: true) { p in
+        .stored("shadowPath", { $0.shadowPath }, { $0.shadowPath = $1 }, animatable: true) { p in
             for q in p?.points ?? [] { try LayerProperty.checkMagnitude("shadowPath", q.x, q.y) }
         },
-        .stored("shouldRasterize", \.shouldRasterize, animatable: false),
-        .stored("rasterizationScale", \.rasterizationScale, animatable: false) { try LayerProperty.scale("rasterizationScale", $0) },
+        .stored("shouldRasterize", { $0.shouldRasterize }, { $0.shouldRasterize = $1 }, animatable: false),
+        .stored("rasterizationScale", { $0.rasterizationScale }, { $0.rasterizationScale = $1 }, animatable: false) { try LayerProperty.scale("rasterizationScale", $0) },
         // Media timing (ch.9): only beginTime, speed and timeOffset change a
         // layer's time; the others are kept for CAMediaTiming parity.
         .timing("beginTime", \.beginTime), .timing("duration", \.duration), .timing("speed", \.speed),
         .timing("timeOffset", \.timeOffset), .timing("repeatCount", \.repeatCount),
         .timing("repeatDuration", \.repeatDuration),
-        .stored("autoreverses", \.timing.autoreverses, animatable: false, invalidates: []),
-        .stored("fillMode", \.fillModeName, animatable: false, invalidates: []) { v in
+        .stored("autoreverses", { $0.timing.autoreverses }, { $0.timing.autoreverses = $1 }, animatable: false, invalidates: []),
+        .stored("fillMode", { $0.fillModeName }, { $0.fillModeName = $1 }, animatable: false, invalidates: []) { v in
             guard MediaTiming.FillMode(rawValue: v) != nil else {
                 throw CalunaError.invalid("fillMode must be one of \"removed\", \"forwards\", \"backwards\", \"both\"")
             }

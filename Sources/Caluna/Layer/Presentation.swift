@@ -74,6 +74,26 @@ extension Layer {
         if zChanged { superlayer?.sublayerOrderChanged() }
     }
 
+    /// Gives presentation `p` the committed state before the animations
+    /// apply: the whole state when it changed or the set of animations did,
+    /// or an animation writes a property that cannot be reset alone;
+    /// otherwise (most frames) just the properties the animations write —
+    /// copying the whole state per animated layer and frame was a third of
+    /// evaluating them.
+    func resetPresentation(_ p: Layer) {
+        // Fields read in place: copying an AttachedAnimation retains all it holds.
+        if !presentationNeedsState && attachedAnimations.indices.allSatisfy({
+            !attachedAnimations[$0].stamped || attachedAnimations[$0].reset != nil
+        }) {
+            for i in attachedAnimations.indices where attachedAnimations[i].stamped {
+                attachedAnimations[i].reset?.reset(p, from: self)
+            }
+        } else {
+            p.showState(committedState)
+            presentationNeedsState = false
+        }
+    }
+
     /// The layer's local time at media time `t`: each ancestor's beginTime,
     /// speed and timeOffset applied from the root down (CAMediaTiming).
     public func localTime(atMediaTime t: Double) -> Double {

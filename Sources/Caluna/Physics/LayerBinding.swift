@@ -32,7 +32,7 @@ public struct LayerMapping: Equatable, Sendable {
 }
 
 struct LayerBinding {
-    weak var layer: Layer?
+    @WeakLink var layer: Layer? = nil
     let mapping: LayerMapping
 }
 

@@ -11,7 +11,7 @@ import CChipmunk
 /// forbids there (mass, type, sleep) are errors.
 public final class PhysicsWorld {
     let space: SpaceRef
-    public private(set) weak var engine: Engine?
+    @WeakLink public private(set) var engine: Engine?
     /// The world's static body (like cpSpaceGetStaticBody).
     public private(set) var staticBody: PhysicsBody! = nil
 

@@ -25,7 +25,7 @@ final class DamageTracker {
     /// makes a target that lost its records redraw in full).
     final class Record {
         unowned(unsafe) let owner: DamageTracker
-        weak var layer: Layer?
+        @WeakLink var layer: Layer?
         /// The layer, without reference counting: only read while the layer
         /// is known to live (the compositor, right after the walk that kept
         /// the record in its parent's list).

@@ -49,7 +49,7 @@ public final class EffectCache {
     }
 
     final class LayerEntry {
-        weak var layer: Layer?
+        @WeakLink var layer: Layer?
         let shadow: LayerShadow
         let key: Key
         weak var entry: Entry?

@@ -4,7 +4,7 @@
 public class FrameCallback {
     public private(set) var isValid = true
     let sequence: Int
-    weak var engine: Engine?
+    @WeakLink var engine: Engine?
     /// Its share of the engine's memory (counted; the next script allocation refuses past the cap).
     let memoryCharge: MemoryCharge
 

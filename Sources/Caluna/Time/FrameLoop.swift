@@ -96,6 +96,7 @@ extension Engine {
 
     func animationsChanged(on layer: Layer, added: Bool = false) {
         presentationStale = true
+        layer.presentationNeedsState = true
         if added { layersWithNewAnimations.append(layer) }
         if animatedLayerIDs.insert(ObjectIdentifier(layer)).inserted { animatedLayers.append(layer) }
     }
@@ -218,9 +219,8 @@ extension Engine {
         // Siblings share their superlayer's time: compute it once per run.
         var lastParent: Layer? = nil, lastParentTime = now
         for l in animatedLayers {
-            let p = l.presentationLayer
-            p?.showState(l.committedState)
-            guard let p, isInTree(l) else {
+            guard let p = l.presentationLayer, isInTree(l) else {
+                if let p = l.presentationLayer { p.holdingChanges { l.resetPresentation(p) } }
                 // Out of the tree: running animations end (finished: false);
                 // ones never started wait for the layer to be committed.
                 var i = 0
@@ -236,33 +236,44 @@ extension Engine {
                 lastParentTime = s.localTime(atMediaTime: now)
             }
             let local = l.timing.localTime(fromParent: host == nil ? now : lastParentTime)
-            var i = 0
-            while i < l.attachedAnimations.count {
-                var a = l.attachedAnimations[i]
-                guard a.stamped else { i += 1; continue }
-                let s = a.animation.sample(parentTime: local)
-                let hasDelegate = a.animation.delegate != nil
-                if !a.started, s.phase != .before {
-                    a.started = true
-                    if hasDelegate { queuedEvents.append(AnimationEvent(kind: .start, layer: l, animation: a.animation)) }
-                }
-                if s.phase == .after, !a.stopped {
-                    a.stopped = true
-                    a.releaseCompletions()
-                    if hasDelegate { queueStop(a.animation, layer: l, finished: true) }
-                    if a.animation.removedOnCompletion {
-                        l.attachedAnimations.remove(at: i)
-                        if a.observed { observedAnimations -= 1 }
-                        continue
-                    }
-                }
-                l.attachedAnimations[i] = a
-                if s.contributes { try? a.animation.contribute(to: p, s) }
-                i += 1
-            }
+            p.holdingChanges { evaluate(l, into: p, atLocalTime: local) }
             if l.attachedAnimations.isEmpty { animatedLayerIDs.remove(ObjectIdentifier(l)) } else { keep.append(l) }
         }
         animatedLayers = keep
+    }
+
+    /// One animated layer: its presentation reset to the committed state,
+    /// then each stamped animation sampled at `local` (its starts and stops
+    /// noted, finished ones removed) and applied.
+    private func evaluate(_ l: Layer, into p: Layer, atLocalTime local: Double) {
+        l.resetPresentation(p)
+        // The list is taken out while it is worked on (nothing below reads
+        // the layer's), so it is edited in place, and its fields are read
+        // in place: copying an AttachedAnimation retains all it holds.
+        var list = l.attachedAnimations
+        l.attachedAnimations = []
+        defer { l.attachedAnimations = list }
+        var i = 0
+        while i < list.count {
+            guard list[i].stamped else { i += 1; continue }
+            let animation = list[i].animation
+            let s = animation.sample(parentTime: local)
+            if !list[i].started, s.phase != .before {
+                list[i].started = true
+                if animation.delegate != nil { queuedEvents.append(AnimationEvent(kind: .start, layer: l, animation: animation)) }
+            }
+            if s.phase == .after, !list[i].stopped {
+                list[i].stopped = true
+                list[i].releaseCompletions()
+                if animation.delegate != nil { queueStop(animation, layer: l, finished: true) }
+                if animation.removedOnCompletion {
+                    if list.remove(at: i).observed { observedAnimations -= 1 }
+                    continue
+                }
+            }
+            if s.contributes { try? animation.contribute(to: p, s) }
+            i += 1
+        }
     }
 
     // MARK: events

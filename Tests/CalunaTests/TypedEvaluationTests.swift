@@ -1,0 +1,138 @@
+import Testing
+@testable import Caluna
+import Glibc
+
+/// The evaluation fast paths against the plain path, bit for bit: typed
+/// basic animations (TypedBasic) against the Value arithmetic, and resetting
+/// only the animated properties (Layer.resetPresentation) against copying
+/// the whole committed state. Two engines get the same seeded scene —
+/// animations of every kind on whole properties and components, from/to/by
+/// combinations, additive, cumulative, repeating, springs, keyframes,
+/// rotation modes, removals and model changes between frames — and one of
+/// them runs every animation through the plain path; every presentation
+/// state must be equal after every frame.
+@Suite struct TypedEvaluationTests {
+    struct Scene {
+        let engine: Engine
+        let layers: [Layer]
+    }
+
+    static func scene() throws -> Scene {
+        let engine = try Engine(size: Size(400, 300))
+        var layers: [Layer] = []
+        for i in 0..<24 {
+            let l = engine.makeLayer()
+            l.bounds = Rect(0, 0, 20 + Double(i), 10)
+            l.position = Point(Double(i * 15), 40)
+            try engine.root.addSublayer(l)
+            layers.append(l)
+        }
+        try engine.step(0)
+        return Scene(engine: engine, layers: layers)
+    }
+
+    /// A random animation (same `rng` state → same animation).
+    static func animation(_ rng: inout SeededRandom) -> Animation {
+        let numbers = [0.0, 0.25, 1, -3, 40, 1e3]
+        func number() -> Double { numbers[rng.below(numbers.count)] }
+        func value(_ key: String) -> Value? {
+            if rng.below(4) == 0 { return nil }
+            switch key {
+            case "opacity", "position.x", "cornerRadius": return .number(number())
+            case "position", "anchorPoint": return .point(Point(number(), number()))
+            case "bounds": return .rect(Rect(number(), number(), abs(number()), rng.below(5) == 0 ? -1 : abs(number())))
+            case "backgroundColor": return .color(Color(red: number() / 1e3, green: 0.5, blue: 1))
+            default: return .transform(Transform3D.rotation(number() / 100, 0, 0, 1))
+            }
+        }
+        let keys = ["opacity", "position", "anchorPoint", "bounds", "position.x", "cornerRadius", "backgroundColor", "transform"]
+        let key = keys[rng.below(keys.count)]
+        let a: PropertyAnimation
+        switch rng.below(6) {
+        case 0:
+            let k = KeyframeAnimation()
+            k.keyPath = key
+            k.values = [value(key), value(key), value(key)].compactMap { $0 }
+            if k.values!.count < 2 {
+                var path = Path()
+                path.move(to: Point(0, 0))
+                path.line(to: Point(50, 20))
+                (k.values, k.path, k.keyPath) = (nil, path, "position")
+            }
+            if rng.below(3) == 0, k.path != nil { k.rotationMode = .auto }
+            a = k
+        case 1:
+            let s = SpringAnimation()
+            s.keyPath = key
+            s.fromValue = value(key)
+            s.toValue = value(key)
+            a = s
+        default:
+            let b = BasicAnimation()
+            b.keyPath = key
+            b.fromValue = value(key)
+            b.toValue = value(key)
+            b.byValue = value(key)
+            a = b
+        }
+        a.additive = rng.below(3) == 0
+        a.cumulative = rng.below(3) == 0
+        a.timing.duration = [0.1, 0.25, 0.5, 1][rng.below(4)]
+        a.timing.repeatCount = [0, 1, 2.5, .infinity][rng.below(4)]
+        a.timing.autoreverses = rng.below(2) == 0
+        a.timing.fillMode = [.removed, .forwards, .both][rng.below(3)]
+        a.removedOnCompletion = rng.below(2) == 0
+        a.timingFunction = [nil, .easeIn, .easeInEaseOut, .default][rng.below(4)]
+        return a
+    }
+
+    /// Runs `frames` seeded frames on both scenes; `plain` takes the plain paths.
+    static func run(seed: UInt64, frames: Int) throws -> (Scene, Scene, Int) {
+        let fast = try scene(), plain = try scene()
+        var rngs = (SeededRandom(seed: seed), SeededRandom(seed: seed))
+        var compared = 0
+        for frame in 0..<frames {
+            for (s, isPlain) in [(fast, false), (plain, true)] {
+                var rng = isPlain ? rngs.1 : rngs.0
+                for _ in 0..<rng.below(4) {
+                    let l = s.layers[rng.below(s.layers.count)]
+                    switch rng.below(6) {
+                    case 0: l.removeAllAnimations()
+                    case 1: l.position = Point(Double(rng.below(300)), Double(rng.below(200)))
+                    case 2: l.opacity = Double(rng.below(10)) / 10
+                    case 3: l.timing.speed = [1, 0.5, 2][rng.below(3)]
+                    default:
+                        let a = animation(&rng)
+                        _ = try? l.addAnimation(a, forKey: rng.below(3) == 0 ? nil : "k\(rng.below(3))")
+                    }
+                }
+                if isPlain { rngs.1 = rng } else { rngs.0 = rng }
+                if isPlain {
+                    for l in s.layers {
+                        l.presentationNeedsState = true
+                        for a in l.attachedAnimations.map(\.animation) { (a as? BasicAnimation)?.typedPlan = nil }
+                    }
+                }
+                try s.engine.step(1.0 / 60 * Double(1 + frame % 3))
+            }
+            for (a, b) in zip(fast.layers, plain.layers) {
+                guard let pa = a.presentationLayer, let pb = b.presentationLayer else { continue }
+                #expect(pa.state == pb.state, "seed \(seed) frame \(frame): \(pa.state.position) \(pa.state.opacity) / \(pb.state.position) \(pb.state.opacity)")
+                if pa.state != pb.state { return (fast, plain, compared) }
+                compared += 1
+            }
+        }
+        return (fast, plain, compared)
+    }
+
+    @Test func fastEvaluationMatchesThePlainPath() throws {
+        let seeds = Int(getenv("CALUNA_EVALUATION_SEEDS").map { String(cString: $0) } ?? "") ?? 30
+        var typed = 0
+        for seed in 1...UInt64(seeds) {
+            let (fast, _, compared) = try TypedEvaluationTests.run(seed: seed, frames: 90)
+            #expect(compared > 1000, "seed \(seed): \(compared) states compared")
+            typed += fast.layers.flatMap(\.attachedAnimations).filter { ($0.animation as? BasicAnimation)?.typedPlan != nil }.count
+        }
+        #expect(typed > 10, "the typed path was taken \(typed) times")
+    }
+}
