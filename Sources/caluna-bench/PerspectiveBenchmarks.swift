@@ -19,8 +19,10 @@ final class PerspectiveGrid: CairoPeerBenchmark {
         engine = try PerspectiveGrid.scene(m34: -1 / PerspectiveGrid.distance)
     }
 
-    /// The grid in a container whose sublayerTransform has `m34`.
-    static func scene(m34: Double, configure: (Layer) -> Void = { _ in }) throws -> Engine {
+    /// The grid (`nx`×`ny`×10 layers of `size`, `spacing` apart; listing
+    /// 15.3's by default) in a container whose sublayerTransform has `m34`.
+    static func scene(m34: Double, nx: Int = side, ny: Int = side, size: Double = size, spacing: Double = spacing,
+                      configure: (Layer) -> Void = { _ in }) throws -> Engine {
         let e = try Engine.singleThreaded(size: Size(width, height), scale: 1)
         e.root.backgroundColor = .black
         let container = e.makeLayer()
@@ -30,12 +32,12 @@ final class PerspectiveGrid: CairoPeerBenchmark {
         container.sublayerTransform = p
         try e.root.addSublayer(container)
         for z in (0..<side).reversed() {
-            for y in 0..<side {
-                for x in 0..<side {
+            for y in 0..<ny {
+                for x in 0..<nx {
                     let l = e.makeLayer()
                     l.frame = Rect(0, 0, size, size)
                     l.position = Point(Double(x) * spacing, Double(y) * spacing)
-                    l.zPosition = -Double(z) * spacing
+                    l.zPosition = -Double(z) * PerspectiveGrid.spacing
                     let grey = 1 - Double(z) / 10
                     l.backgroundColor = Color(red: grey, green: grey, blue: grey, alpha: 1)
                     configure(l)

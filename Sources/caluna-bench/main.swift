@@ -17,7 +17,7 @@ let allBenchmarks: [Benchmark.Type] = [
     PhysicsBoxesBound.self,
     PhysicsCrates.self,
     PerspectiveGrid.self,
-    PerspectiveCards.self,
+    PerspectiveCards.self, PerspectiveScaling.self,
     ShapeStroke.self, ShapeTrimmed.self,
     GradientLayers.self, ReplicatorRing.self,
     TiledPan.self,

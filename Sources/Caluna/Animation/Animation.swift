@@ -152,6 +152,8 @@ public class PropertyAnimation: Animation {
     public func valueKind() throws -> ValueKind {
         if let f = valueFunction { return f.valueKind }
         guard let keyPath else { throw CalunaError.invalid("\(className): set keyPath first") }
+        // Resolved already (validate resolves it first): the same property, the same kind.
+        if let target, target.keyPath == keyPath { return target.kind }
         return try Layer.kind(forKeyPath: keyPath).0
     }
 

@@ -14,13 +14,12 @@ final class ResolvedKeyPath {
                                                 "anchorPoint": .anchorPoint]
 
     init(_ keyPath: String, kind layerKind: LayerKind) throws {
-        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let property = try LayerProperties.resolve(String(parts[0]), kind: layerKind)
+        let (key, rest) = Layer.splitKeyPath(keyPath)
+        let property = try LayerProperties.resolve(key, kind: layerKind)
         guard property.animatable else {
             let hint = property.key == "frame" ? " (animate position and bounds)" : ""
             throw CalunaError.invalid("'\(property.key)' is not animatable\(hint)")
         }
-        let rest = Array(parts.dropFirst())
         guard let kind = Value.componentKind(of: property.kind, rest) else {
             throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(property.key) is \(property.kind.expectation))")
         }

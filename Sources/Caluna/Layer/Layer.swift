@@ -1,94 +1,3 @@
-/// The stored properties of a layer: what a presentation copy duplicates with
-/// one assignment. Defaults are the values a fresh layer has; the property
-/// table reads them from a pristine layer, so they are written only here.
-public struct LayerState: Equatable {
-    // MARK: geometry (ch.3)
-    public var bounds = Rect.zero
-    public var position = Point.zero
-    public var anchorPoint = Point(0.5, 0.5)
-    public var anchorPointZ = 0.0
-    public var zPosition = 0.0
-    public var transform = Transform3D.identity
-    /// Applied to every direct sublayer about the anchor point (ch.5 §1.7).
-    public var sublayerTransform = Transform3D.identity
-    /// Whether the back of the layer is drawn when it faces away (ch.5 §1.10).
-    public var doubleSided = true
-    public var geometryFlipped = false
-
-    // MARK: appearance
-    public var hidden = false
-    public var opacity = 1.0
-    public var backgroundColor: Color? = nil
-    public var masksToBounds = false
-    /// Apple's modern default (true); the book's iOS 6 behaviour is `false`.
-    public var allowsGroupOpacity = true
-    /// On by default in caluna (a documented divergence: iOS defaults to NO).
-    public var allowsEdgeAntialiasing = true
-    public var name: String? = nil
-
-    /// Contents and effects (ch.2, ch.4), boxed: most layers never set
-    /// them, and presentation copies (one per animated layer and frame)
-    /// then copy one reference instead of all of them.
-    public var appearance = LayerAppearance.shared
-
-    // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
-    // superlayer's time to its own, for its animations and its sublayers'.
-    public var timing = MediaTiming()
-
-    /// The properties of the specialised kinds (SpecialisedLayers.swift),
-    /// boxed and shared until a layer changes one.
-    public var specialised = SpecialisedLayerState.shared
-}
-
-/// The contents and visual-effect properties of a layer (defaults here).
-public struct LayerAppearance: Equatable {
-    /// The defaults, shared until a layer changes one (copy on write).
-    static let shared = Boxed(LayerAppearance())
-    // MARK: contents (ch.2, ContentsDrawing.swift)
-    public var contents: Image? = nil
-    public var contentsGravity = ContentsGravity.resize
-    public var contentsScale = 1.0
-    /// Unit rectangles of the image: the part shown, and its stretchable centre.
-    public var contentsRect = Rect(0, 0, 1, 1)
-    public var contentsCenter = Rect(0, 0, 1, 1)
-    public var minificationFilter = ContentsFilter.linear
-    public var magnificationFilter = ContentsFilter.linear
-    public var minificationFilterBias = 0.0
-    /// Drawn backing stores have no alpha channel (they start black).
-    public var isOpaque = false
-    public var needsDisplayOnBoundsChange = false
-    /// Accepted for parity; drawing is synchronous and the output identical.
-    public var drawsAsynchronously = false
-
-    // MARK: visual effects (ch.4, CompositorEffects.swift)
-    public var cornerRadius = 0.0
-    /// CACornerMask bits: 1 minX-minY, 2 maxX-minY, 4 minX-maxY, 8 maxX-maxY.
-    public var maskedCorners = CornerMask.all
-    public var borderWidth = 0.0
-    public var borderColor: Color? = .black
-    public var shadowColor: Color? = .black
-    public var shadowOpacity = 0.0
-    public var shadowOffset = Size(0, -3)
-    public var shadowRadius = 3.0
-    public var shadowPath: Path? = nil
-    public var shouldRasterize = false
-    public var rasterizationScale = 1.0
-}
-
-/// A value behind a reference, copied on write: cheap to copy while shared.
-public struct Boxed<T: Equatable>: Equatable {
-    private final class Box { var value: T; init(_ v: T) { value = v } }
-    private var box: Box
-    public init(_ v: T) { box = Box(v) }
-    public var value: T {
-        get { box.value }
-        set {
-            if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
-        }
-    }
-    public static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.value == b.box.value }
-}
-
 /// Core Animation's CALayer: a rectangle in a tree that holds content and
 /// places its sublayers. Properties are declared once in `LayerProperties`
 /// (key, kind, default, animatable, invalidation) and stored in `state`;
@@ -122,18 +31,23 @@ public final class Layer: Linked {
     /// a plain read or write that calls nothing, so no access can overlap;
     /// the check cost 12 % of a property set.)
     public internal(set) var state: LayerState {
-        get { stateStorage }
+        _read { yield stateBox.value }
         // In place (a didSet would copy the whole state on every change of one field).
         _modify {
-            yield &stateStorage
+            yield &stateBox.value
             renderChanged()
         }
         set {
-            stateStorage = newValue
+            stateBox.value = newValue
             renderChanged()
         }
     }
-    @exclusivity(unchecked) private var stateStorage = LayerState()
+    /// The state, shared (copy on write) with the committed state and the
+    /// presentation copy while they are equal: a still layer keeps one copy,
+    /// not three (memory per layer, LayerMemory bench row). New layers share
+    /// the defaults until they change one.
+    @exclusivity(unchecked) var stateBox = Layer.defaultState
+    static let defaultState = Boxed(LayerState())
 
     /// Bumped by every change to what the layer draws (its state, sublayers,
     /// mask, transition frame): damage tracking compares it (Damage.swift).
@@ -268,18 +182,43 @@ public final class Layer: Linked {
 
     /// A binding's non-image `contents` value (Core Animation keeps any
     /// object and shows nothing, spec D13); cleared when contents changes.
-    public var foreignContents: AnyObject? = nil
+    public var foreignContents: AnyObject? {
+        get { extras?.foreignContents }
+        set { if newValue != nil || extras != nil { madeExtras.foreignContents = newValue } }
+    }
 
     // MARK: display state (LayerDisplay.swift)
     /// What setNeedsDisplay marked (points; `wholeLayer` for all); nil when clean.
-    var displayDirty: Rect? = nil
+    var displayDirty: Rect? {
+        get { extras?.displayDirty }
+        set { if newValue != nil || extras != nil { madeExtras.displayDirty = newValue } }
+    }
     /// Inside this layer's display (a callback displaying it again is an error).
-    var isDisplaying = false
+    var isDisplaying: Bool {
+        get { extras?.isDisplaying ?? false }
+        set { if newValue || extras != nil { madeExtras.isDisplaying = newValue } }
+    }
     /// The store the last display made (redrawn in place while it is `contents`).
-    weak var ownBackingStore: Image? = nil
+    var ownBackingStore: Image? {
+        get { extras?.ownBackingStore }
+        set { if newValue != nil || extras != nil { madeExtras.ownBackingStore = newValue } }
+    }
     /// Draws the layer's content (what a subclass's drawInContext: does);
     /// when nil the delegate's draw is asked.
-    public var drawHandler: ((Layer, DrawingContext) throws -> Void)? = nil
+    public var drawHandler: ((Layer, DrawingContext) throws -> Void)? {
+        get { extras?.drawHandler }
+        set { if newValue != nil || extras != nil { madeExtras.drawHandler = newValue } }
+    }
+
+    /// Model-side state few layers use, made on first use: every layer and
+    /// presentation copy is smaller without it.
+    private var extras: LayerExtras? = nil
+    private var madeExtras: LayerExtras {
+        if let e = extras { return e }
+        let e = LayerExtras()
+        extras = e
+        return e
+    }
 
     // MARK: layout state
     public internal(set) var needsLayout = false
@@ -298,8 +237,18 @@ public final class Layer: Linked {
         set { modelLink = newValue?.link }
     }
     @exclusivity(unchecked) private var modelLink: Link<Layer>? = nil
-    /// The committed model state (a presentation layer's starting point).
-    var committedState = LayerState() { didSet { presentationNeedsState = true } }
+    /// The committed model state (a presentation layer's starting point),
+    /// shared with `state` and the presentation while they are equal.
+    var committedState: LayerState { committedBox.value }
+    @exclusivity(unchecked) private(set) var committedBox = Layer.defaultState {
+        didSet { presentationNeedsState = true }
+    }
+
+    /// Commits the model state: the committed state shares its copy.
+    func commitState() { committedBox = stateBox }
+
+    /// Shows `model`'s committed state on this presentation layer, sharing its copy.
+    func showCommittedState(of model: Layer) { showState(model.committedBox) }
     /// The presentation must be given the whole committed state before its
     /// animations apply: the committed state or the set of animations
     /// changed. Otherwise only the animated properties are reset.
@@ -318,7 +267,10 @@ public final class Layer: Linked {
     var transitionFrame: TransitionFrame? = nil { didSet { renderChanged() } }
     /// Input handlers on this (model) layer, in the order they were added
     /// (EventDispatch.swift).
-    var eventHandlers: [EventHandler] = []
+    var eventHandlers: [EventHandler] {
+        get { extras?.eventHandlers ?? [] }
+        set { if !newValue.isEmpty || extras != nil { madeExtras.eventHandlers = newValue } }
+    }
 
     /// What the layer costs its engine's memory ledger while it lives.
     let memoryCharge: MemoryCharge?

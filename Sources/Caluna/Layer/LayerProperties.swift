@@ -423,11 +423,18 @@ extension Layer {
         set { transform = Transform3D(newValue.affine) }
     }
 
+    /// A key path's property name and the components after it ("bounds",
+    /// ["size", "width"]); a plain key (most) is not split.
+    static func splitKeyPath(_ keyPath: String) -> (key: String, rest: [Substring]) {
+        guard keyPath.utf8.contains(UInt8(ascii: ".")) else { return (keyPath, []) }
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
+        return (String(parts[0]), Array(parts.dropFirst()))
+    }
+
     /// KVC-style access by key path: "position", "position.x", "bounds.size.width".
     public func value(forKeyPath keyPath: String) throws -> Value {
-        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let prop = try LayerProperties.resolve(String(parts[0]), kind: kind)
-        let rest = Array(parts.dropFirst())
+        let (key, rest) = Layer.splitKeyPath(keyPath)
+        let prop = try LayerProperties.resolve(key, kind: kind)
         guard let v = prop.get(self).component(rest) else {
             throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
         }
@@ -435,9 +442,8 @@ extension Layer {
     }
 
     public func setValue(_ v: Value, forKeyPath keyPath: String) throws {
-        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let prop = try LayerProperties.resolve(String(parts[0]), kind: kind)
-        let rest = Array(parts.dropFirst())
+        let (key, rest) = Layer.splitKeyPath(keyPath)
+        let prop = try LayerProperties.resolve(key, kind: kind)
         if rest.isEmpty { return try prop.set(self, v) }
         guard let componentKind = Value.componentKind(of: prop.kind, rest) else {
             throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
@@ -456,9 +462,8 @@ extension Layer {
     /// The kind a key path takes, and whether nil is allowed (for callers that
     /// convert untyped input, like Lua).
     public static func kind(forKeyPath keyPath: String, of layerKind: LayerKind? = nil) throws -> (ValueKind, Bool) {
-        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false)
-        let prop = try LayerProperties.resolve(String(parts[0]), kind: layerKind)
-        let rest = Array(parts.dropFirst())
+        let (key, rest) = splitKeyPath(keyPath)
+        let prop = try LayerProperties.resolve(key, kind: layerKind)
         guard let kind = Value.componentKind(of: prop.kind, rest) else {
             throw CalunaError(.unknownKey, "'\(keyPath)' is not a key path of Layer (\(prop.key) is \(prop.kind.expectation))")
         }

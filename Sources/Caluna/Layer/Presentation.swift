@@ -24,8 +24,8 @@ extension Layer {
             let p = Layer(engine: m.engine, kind: m.kind, charged: false)  // the model layer's charge covers it
             p.modelLayerReference = m
             p.isPresentationCopy = true
-            m.committedState = m.state
-            p.state = m.state
+            m.commitState()
+            p.showCommittedState(of: m)
             m.presentationLayer = p
             made.append((m, p))
             pending.append(contentsOf: m.sublayers)
@@ -67,9 +67,12 @@ extension Layer {
 
     /// Replaces a presentation layer's values, keeping its parent's drawing
     /// order current when zPosition moves.
-    func showState(_ s: LayerState) {
-        let zChanged = state.zPosition != s.zPosition
-        state = s
+    func showState(_ s: Boxed<LayerState>) {
+        let zChanged = state.zPosition != s.value.zPosition
+        if !stateBox.isSame(as: s) {
+            stateBox = s
+            renderChanged()
+        }
         if transitionFrame != nil { transitionFrame = nil }
         if zChanged { superlayer?.sublayerOrderChanged() }
     }
@@ -89,7 +92,7 @@ extension Layer {
                 attachedAnimations[i].reset?.reset(p, from: self)
             }
         } else {
-            p.showState(committedState)
+            p.showCommittedState(of: self)
             presentationNeedsState = false
         }
     }

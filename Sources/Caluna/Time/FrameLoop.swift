@@ -139,8 +139,8 @@ extension Engine {
         for l in changed {
             l.needsCommit = false
             guard let p = l.presentationLayer else { continue }
-            l.committedState = l.state
-            if !animatedLayerIDs.contains(ObjectIdentifier(l)) { p.showState(l.state) }
+            l.commitState()
+            if !animatedLayerIDs.contains(ObjectIdentifier(l)) { p.showCommittedState(of: l) }
         }
         for l in changed where l.sublayersNeedCommit {
             l.sublayersNeedCommit = false

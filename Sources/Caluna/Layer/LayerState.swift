@@ -1,0 +1,125 @@
+/// The stored properties of a layer, kept in a copy-on-write box the model
+/// layer, its committed state and its presentation copy share while they
+/// are equal (Layer.stateBox). Defaults are the values a fresh layer has; the
+/// property table reads them from a pristine layer, so they are written only here.
+public struct LayerState: Equatable {
+    // MARK: geometry (ch.3)
+    public var bounds = Rect.zero
+    public var position = Point.zero
+    public var anchorPoint = Point(0.5, 0.5)
+    public var anchorPointZ = 0.0
+    public var zPosition = 0.0
+    public var transform = Transform3D.identity
+    /// Applied to every direct sublayer about the anchor point (ch.5 §1.7).
+    public var sublayerTransform: Transform3D {
+        get { rare.value.sublayerTransform }
+        set { rare.value.sublayerTransform = newValue }
+    }
+    /// Whether the back of the layer is drawn when it faces away (ch.5 §1.10).
+    public var doubleSided = true
+    public var geometryFlipped = false
+
+    // MARK: appearance
+    public var hidden = false
+    public var opacity = 1.0
+    public var backgroundColor: Color? = nil
+    public var masksToBounds = false
+    /// Apple's modern default (true); the book's iOS 6 behaviour is `false`.
+    public var allowsGroupOpacity = true
+    /// On by default in caluna (a documented divergence: iOS defaults to NO).
+    public var allowsEdgeAntialiasing = true
+    public var name: String? = nil
+
+    /// Contents and effects (ch.2, ch.4), boxed: most layers never set
+    /// them, and presentation copies (one per animated layer and frame)
+    /// then copy one reference instead of all of them.
+    public var appearance = LayerAppearance.shared
+
+    // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
+    // superlayer's time to its own, for its animations and its sublayers'.
+    public var timing: MediaTiming {
+        get { rare.value.timing }
+        set { rare.value.timing = newValue }
+    }
+
+    /// The sublayer transform and the layer's timing, boxed and shared until
+    /// a layer changes one (few do): every state is smaller by both.
+    var rare = LayerRareState.shared
+
+    /// The properties of the specialised kinds (SpecialisedLayers.swift),
+    /// boxed and shared until a layer changes one.
+    public var specialised = SpecialisedLayerState.shared
+}
+
+/// What few layers change: the sublayer transform and the media timing.
+public struct LayerRareState: Equatable {
+    static let shared = Boxed(LayerRareState())
+    public var sublayerTransform = Transform3D.identity
+    public var timing = MediaTiming()
+}
+
+/// The contents and visual-effect properties of a layer (defaults here).
+public struct LayerAppearance: Equatable {
+    /// The defaults, shared until a layer changes one (copy on write).
+    static let shared = Boxed(LayerAppearance())
+    // MARK: contents (ch.2, ContentsDrawing.swift)
+    public var contents: Image? = nil
+    public var contentsGravity = ContentsGravity.resize
+    public var contentsScale = 1.0
+    /// Unit rectangles of the image: the part shown, and its stretchable centre.
+    public var contentsRect = Rect(0, 0, 1, 1)
+    public var contentsCenter = Rect(0, 0, 1, 1)
+    public var minificationFilter = ContentsFilter.linear
+    public var magnificationFilter = ContentsFilter.linear
+    public var minificationFilterBias = 0.0
+    /// Drawn backing stores have no alpha channel (they start black).
+    public var isOpaque = false
+    public var needsDisplayOnBoundsChange = false
+    /// Accepted for parity; drawing is synchronous and the output identical.
+    public var drawsAsynchronously = false
+
+    // MARK: visual effects (ch.4, CompositorEffects.swift)
+    public var cornerRadius = 0.0
+    /// CACornerMask bits: 1 minX-minY, 2 maxX-minY, 4 minX-maxY, 8 maxX-maxY.
+    public var maskedCorners = CornerMask.all
+    public var borderWidth = 0.0
+    public var borderColor: Color? = .black
+    public var shadowColor: Color? = .black
+    public var shadowOpacity = 0.0
+    public var shadowOffset = Size(0, -3)
+    public var shadowRadius = 3.0
+    public var shadowPath: Path? = nil
+    public var shouldRasterize = false
+    public var rasterizationScale = 1.0
+}
+
+/// A value behind a reference, copied on write: cheap to copy while shared.
+public struct Boxed<T: Equatable>: Equatable {
+    private final class Box { var value: T; init(_ v: T) { value = v } }
+    private var box: Box
+    public init(_ v: T) { box = Box(v) }
+    public var value: T {
+        _read { yield box.value }
+        set {
+            if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
+        }
+        // In place once unique (a changed field does not copy the whole value twice).
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
+            yield &box.value
+        }
+    }
+    /// True when both share one copy.
+    func isSame(as other: Boxed) -> Bool { box === other.box }
+    public static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.value == b.box.value }
+}
+
+/// What `Layer.extras` holds (see the forwarding properties there).
+final class LayerExtras {
+    var foreignContents: AnyObject? = nil
+    var displayDirty: Rect? = nil
+    var isDisplaying = false
+    weak var ownBackingStore: Image? = nil
+    var drawHandler: ((Layer, DrawingContext) throws -> Void)? = nil
+    var eventHandlers: [EventHandler] = []
+}
