@@ -168,13 +168,11 @@ enum LuaLayer {
         lua_setfield(L, registryIndex, LuaLayer.methodsKey)
 
         guard L.newMetatable(LuaLayer.metatable) else { L.pop(); return }
-        defer { LuaLayerFastPath.register(L) }
         L.setFunction(-1, "__gc", { L in protect(L) { L in
             RetainedUserdata.release(luaL_testudata(L, 1, LuaLayer.metatable), as: Layer.self)
             return 0
         } })
-        L.setFunction(-1, "__index", LuaLayer.index)
-        L.setFunction(-1, "__newindex", LuaLayer.newIndex)
+        LuaLayerFastPath.install(L, index: LuaLayer.index, newIndex: LuaLayer.newIndex)
         L.setFunction(-1, "__tostring", { L in protect(L) { L in
             let l = try LuaLayer.arg(Args(L: L, api: "Layer"), 1)
             L.push("Layer(\(l.name.map { "\"\($0)\"" } ?? "") frame=\(l.frame))"); return 1

@@ -7,25 +7,33 @@ import Caluna
 /// Swift String or a Value: the key is looked up by the Lua string itself in
 /// a registry table, and the value goes straight to the typed accessor.
 /// Anything else — another key or kind of value, an invalid value, a
-/// specialised kind's property — takes the general path (LuaLayer.index,
-/// LuaLayer.newIndex), which gives every error, so both paths behave alike
+/// specialised kind's property — takes the general path (LuaLayer.generalIndex,
+/// LuaLayer.generalNewIndex), which gives every error, so both paths behave alike
 /// (Tests/CalunaTests/LuaFastPathTests.swift compares them).
 enum LuaLayerFastPath {
-    /// The registry key of the table: property name → index in
-    /// `LayerProperties.all`; [0] holds the layer metatable (the identity
-    /// check of argument 1).
-    private static let tableKey = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
-
-    static func register(_ L: OpaquePointer) {
+    /// Makes the table the fast paths look keys up in — property name →
+    /// index in `LayerProperties.all`, and [0] the layer metatable (the
+    /// identity check of argument 1) — and sets `__index` and `__newindex` of
+    /// the metatable on top of the stack, with the table as their second
+    /// upvalue (no registry lookup per access).
+    static func install(_ L: OpaquePointer, index: LuaFunction, newIndex: LuaFunction) {
+        let mt = lua_gettop(L)
         calu_newtable(L)
         for (i, p) in LayerProperties.all.enumerated() where p.typed != nil {
             L.push(p.key)
             lua_pushinteger(L, lua_Integer(i))
             lua_rawset(L, -3)
         }
-        lua_getfield(L, registryIndex, LuaLayer.metatable)
+        lua_pushvalue(L, mt)
         lua_rawseti(L, -2, 0)
-        lua_rawsetp(L, registryIndex, tableKey)
+        let table = lua_gettop(L)
+        lua_pushvalue(L, table)
+        calu_push_function_with(L, index)
+        L.setField(mt, "__index")
+        lua_pushvalue(L, table)
+        calu_push_function_with(L, newIndex)
+        L.setField(mt, "__newindex")
+        lua_settop(L, mt)
     }
 
     /// The layer at 1 and the typed property named by the string at 2, or
@@ -34,12 +42,8 @@ enum LuaLayerFastPath {
     @inline(__always)
     private static func lookup(_ L: OpaquePointer) -> (Unmanaged<Layer>, Unmanaged<LayerProperty>)? {
         guard LayerProperty.fastPathsEnabled, lua_type(L, 2) == LUA_TSTRING else { return nil }
-        guard lua_rawgetp(L, registryIndex, tableKey) == LUA_TTABLE else {
-            L.pop()
-            return nil
-        }
-        let table = lua_gettop(L)
-        defer { lua_settop(L, table - 1) }
+        let table = calu_upvalueindex(2), top = lua_gettop(L)
+        defer { lua_settop(L, top) }
         guard lua_getmetatable(L, 1) != 0 else { return nil }
         lua_rawgeti(L, table, 0)
         guard lua_rawequal(L, -1, -2) != 0 else { return nil }

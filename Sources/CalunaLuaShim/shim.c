@@ -44,6 +44,12 @@ void calu_push_function(lua_State *L, calu_swift_fn fn) {
     lua_pushcclosure(L, calu_trampoline, 1);
 }
 
+void calu_push_function_with(lua_State *L, calu_swift_fn fn) {
+    lua_pushlightuserdata(L, (void *)fn);
+    lua_insert(L, -2);
+    lua_pushcclosure(L, calu_trampoline, 2);
+}
+
 int calu_registryindex(void) { return LUA_REGISTRYINDEX; }
 int calu_upvalueindex(int i) { return lua_upvalueindex(i); }
 void calu_pop(lua_State *L, int n) { lua_pop(L, n); }

@@ -279,13 +279,27 @@ extension LayerProperty {
     /// Refuses a value beyond ±maximumCoordinate; `unit` names what the
     /// value measures in the message (points unless said otherwise).
     public static func checkMagnitude(_ key: String, unit: String = "points", _ values: Double...) throws {
-        for v in values where abs(v) > maximumCoordinate {
+        for v in values { try checkMagnitude(key, unit: unit, v) }
+    }
+
+    /// One value (and two, below): what the property setters call, without
+    /// the array a variadic call makes.
+    @inline(__always)
+    public static func checkMagnitude(_ key: String, unit: String = "points", _ v: Double) throws {
+        guard abs(v) <= maximumCoordinate else {
             throw CalunaError(.invalidArgument, "\(key): \(v) is beyond the supported range ±\(fmt(maximumCoordinate)) \(unit)")
         }
     }
 
+    @inline(__always)
+    public static func checkMagnitude(_ key: String, _ x: Double, _ y: Double) throws {
+        try checkMagnitude(key, x)
+        try checkMagnitude(key, y)
+    }
+
     public static func checkRect(_ key: String, _ r: Rect) throws {
-        try checkMagnitude(key, r.origin.x, r.origin.y, r.size.width, r.size.height)
+        try checkMagnitude(key, r.origin.x, r.origin.y)
+        try checkMagnitude(key, r.size.width, r.size.height)
         guard r.size.width >= 0, r.size.height >= 0 else {
             throw CalunaError(.invalidArgument, "\(key): width and height must not be negative (got \(r))")
         }

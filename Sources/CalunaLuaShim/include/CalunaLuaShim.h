@@ -18,6 +18,9 @@ typedef int (*calu_swift_fn)(lua_State *L);
 
 /* Push a Lua function that runs `fn` behind the raising trampoline. */
 void calu_push_function(lua_State *L, calu_swift_fn fn);
+/* The same with the value on top of the stack (popped) as the function's
+ * second upvalue, lua_upvalueindex(2) inside `fn`. */
+void calu_push_function_with(lua_State *L, calu_swift_fn fn);
 
 /* Macros of lua.h that Swift cannot import. */
 int calu_registryindex(void);
