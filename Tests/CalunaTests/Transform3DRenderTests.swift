@@ -292,3 +292,45 @@ private let faceRGBA = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255), RGBA(
     #expect(px(img, 146, 151).matches(faceRGBA[1]), "the sliver stays in front of the top face's back")
     #expect(px(img, 200, 200).matches(.black))
 }
+
+/// G2: the layers of a 3D context that land outside the view are dropped
+/// before drawing (not drawn, not counted), and the picture is the one drawn
+/// without them; a layer outside whose shadow reaches in is kept.
+@Test func offscreenLayersOfA3DContextAreNotDrawn() throws {
+    func scene(outside: Bool, shadowReaching: Bool) throws -> Engine {
+        let e = try Engine(size: Size(200, 100))
+        try e.setRenderThreads(1)
+        let c = e.makeLayer()
+        c.frame = Rect(0, 0, 200, 100)
+        c.sublayerTransform = perspective(500)
+        try e.root.addSublayer(c)
+        var xs: [Double] = [20, 60, 100, 140]
+        if outside { xs += [2000, 3000, -2000, 5000] }
+        for x in xs {
+            let l = e.makeLayer()
+            l.frame = Rect(x, 40, 20, 20)
+            l.zPosition = -100
+            l.backgroundColor = Color(red: 0.2, green: 0.4, blue: 0.8)
+            try c.addSublayer(l)
+        }
+        if shadowReaching {
+            let l = e.makeLayer()
+            l.frame = Rect(260, 40, 20, 20)
+            l.backgroundColor = .black
+            l.shadowOpacity = 1
+            l.shadowOffset = Size(-120, 0)
+            l.shadowRadius = 0
+            try c.addSublayer(l)
+        }
+        try e.step(0)
+        return e
+    }
+    let all = try scene(outside: true, shadowReaching: false), onlyInside = try scene(outside: false, shadowReaching: false)
+    let a = try all.render(), b = try onlyInside.render()
+    #expect(all.stats.layersDrawn == 4, "the four layers in view, nothing else: \(all.stats.layersDrawn)")
+    let same = bytes(of: a) == bytes(of: b)
+    #expect(same, "dropping the layers out of view changes no pixel")
+    let shadowed = try scene(outside: true, shadowReaching: true)
+    _ = try shadowed.render()
+    #expect(shadowed.stats.layersDrawn == 5, "a layer out of view whose shadow reaches in is kept")
+}

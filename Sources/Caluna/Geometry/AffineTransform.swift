@@ -66,7 +66,17 @@ public struct AffineTransform: Hashable, Sendable {
 
     public func apply(_ p: Point) -> Point { Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty) }
     /// CGRectApplyAffineTransform: the axis-aligned box of the transformed corners.
-    public func apply(_ r: Rect) -> Rect { Rect.bounding(r.corners.map { apply($0) }) }
+    /// (Without arrays: the compositor asks this of every layer of a 3D
+    /// context; the same corners in the same order as `Rect.bounding`.)
+    public func apply(_ r: Rect) -> Rect {
+        let c0 = apply(Point(r.minX, r.minY)), c1 = apply(Point(r.maxX, r.minY))
+        let c2 = apply(Point(r.maxX, r.maxY)), c3 = apply(Point(r.minX, r.maxY))
+        var lo = c0, hi = c0
+        lo.x = min(lo.x, c1.x); lo.y = min(lo.y, c1.y); hi.x = max(hi.x, c1.x); hi.y = max(hi.y, c1.y)
+        lo.x = min(lo.x, c2.x); lo.y = min(lo.y, c2.y); hi.x = max(hi.x, c2.x); hi.y = max(hi.y, c2.y)
+        lo.x = min(lo.x, c3.x); lo.y = min(lo.y, c3.y); hi.x = max(hi.x, c3.x); hi.y = max(hi.y, c3.y)
+        return Rect(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y)
+    }
 
     /// CGAffineTransformInvert, or nil when the matrix is singular (or its
     /// inverse overflows).

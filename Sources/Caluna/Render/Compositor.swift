@@ -150,12 +150,8 @@ struct Compositor {
         // is one rectangle in the parent's space (no save/transform/restore).
         if layer.sublayers.isEmpty, m.b == 0, m.c == 0, layer.transitionFrame == nil, layer.kind == .layer,
            layer.drawsOnlyBackground {
-            let r = Rect(b.minX * m.a + m.tx, b.minY * m.d + m.ty, b.width * m.a, b.height * m.d)
-            // Outside the clip it would fill no pixel: not drawn (nor counted),
-            // so a scene of mostly off-screen layers (G2) costs what it shows.
-            if let clip = clipInUserSpace(), !Rect(min(r.minX, r.maxX), min(r.minY, r.maxY), abs(r.width), abs(r.height))
-                .intersects(clip) { return }
-            fillBackground(layer, r, alpha: alpha)
+            fillBackground(layer, Rect(b.minX * m.a + m.tx, b.minY * m.d + m.ty, b.width * m.a, b.height * m.d),
+                           alpha: alpha)
             return
         }
 

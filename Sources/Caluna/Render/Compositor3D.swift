@@ -28,13 +28,34 @@ extension Compositor {
         try collect(layer.sublayersInDrawingOrder, outer: layer.sublayerSpaceTransform, opacity: 1, into: &members, level: 0)
         let quads = members.count <= DepthOrder.exactLimit ? members.map { DepthOrder.Quad($0.layer.bounds, $0.matrix) } : []
         let order = DepthOrder.order(depths: members.map(\.depth), quads: quads)
+        let clip = deviceClip()
+        var cm = cairo_matrix_t()
+        cairo_get_matrix(cr, &cm)
+        let toDevice = AffineTransform(a: cm.xx, b: cm.yx, c: cm.xy, d: cm.yy, tx: cm.x0, ty: cm.y0)
         for i in order {
             let m = members[i]
             if !m.layer.doubleSided && !Compositor.facesViewer(m.layer.bounds, m.matrix, flipped: layer.geometryFlipped) {
                 continue
             }
-            try draw(m.layer, placement: m.matrix.planeProjection, inheritedOpacity: alpha * m.opacity)
+            let placement = m.matrix.planeProjection
+            if let clip, Compositor.isOutside(m.layer, placedBy: placement, toDevice, clip) { continue }
+            try draw(m.layer, placement: placement, inheritedOpacity: alpha * m.opacity)
         }
+    }
+
+    /// True when everything `layer` draws (its visual extent, shadow and
+    /// sublayers included) placed affinely lands outside the device clip:
+    /// drawing it would change no pixel, so a context of mostly off-screen
+    /// layers (the book's G2) costs what it shows. Projective placements
+    /// are clipped by drawProjected.
+    private static func isOutside(_ layer: Layer, placedBy placement: PlaneProjection, _ toDevice: AffineTransform,
+                                  _ clip: Rect) -> Bool {
+        guard let a = placement.affine else { return false }
+        // A plain coloured leaf draws its bounds (visualExtent would say so, at more cost).
+        let plain = layer.sublayers.isEmpty && layer.kind == .layer && layer.transitionFrame == nil && layer.drawsOnlyBackground
+        // depth 1: with the layer's own shadow (depth 0 leaves it to the caller).
+        guard let extent = plain ? layer.bounds : layer.visualExtent(depth: 1) else { return false }
+        return !toDevice.apply(a.apply(extent)).intersects(clip)
     }
 
     private mutating func collect(_ layers: [Layer], outer: Transform3D, opacity: Double,
