@@ -57,6 +57,13 @@ public final class Engine: Linked {
     var queuedEvents: [AnimationEvent] = []
     /// Animations were added or removed since the presentation was evaluated.
     var presentationStale = false
+    /// The layers whose animations were added or removed since the
+    /// presentation was evaluated (each once): at an unchanged time only
+    /// they need evaluating again (FrameLoop.updatePresentationIfNeeded).
+    var layersWithChangedAnimations: [Layer] = []
+    var changedAnimationIDs: Set<ObjectIdentifier> = []
+    /// Counts evaluations of one animated layer (tests check the work done).
+    var layerEvaluations = 0
     /// Timers and display links, in the order they were created.
     var frameCallbacks: [FrameCallback] = []
     var nextCallbackSequence = 0

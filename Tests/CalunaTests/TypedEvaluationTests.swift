@@ -135,4 +135,31 @@ import Glibc
         }
         #expect(typed > 10, "the typed path was taken \(typed) times")
     }
+
+    /// N implicit animations in one frame, each reading its layer's
+    /// presentation (as an action does): each layer is evaluated a bounded
+    /// number of times, not once per later set (O(N), not O(N²)), and each
+    /// animation starts from the value shown.
+    @Test func implicitSetsInOneFrameEvaluateEachLayerOnce() throws {
+        let e = try Engine(size: Size(400, 300))
+        var layers: [Layer] = []
+        for i in 0..<300 {
+            let l = e.makeLayer()
+            l.frame = Rect(Double(i % 30) * 10, Double(i / 30) * 10, 8, 8)
+            try e.root.addSublayer(l)
+            layers.append(l)
+        }
+        try e.step(0)
+        let before = e.layerEvaluations
+        for l in layers {
+            l.opacity = 0.5
+            #expect(l.presentation()?.opacity == 1, "the fade starts from what is shown")
+        }
+        #expect(e.layerEvaluations - before <= 2 * layers.count, "\(e.layerEvaluations - before) evaluations for \(layers.count) sets")
+        try e.step(0.125)
+        for l in layers {
+            guard let p = l.presentation() else { continue }
+            #expect(p.opacity > 0.5 && p.opacity < 1, "mid-fade: \(p.opacity)")
+        }
+    }
 }

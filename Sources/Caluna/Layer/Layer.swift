@@ -31,7 +31,9 @@ public final class Layer: Linked {
     /// a plain read or write that calls nothing, so no access can overlap;
     /// the check cost 12 % of a property set.)
     public internal(set) var state: LayerState {
-        _read { yield stateBox.value }
+        // A plain getter: a `_read` coroutine here let a caller read a field
+        // after the coroutine's frame was freed (ASan, debug build).
+        get { stateBox.value }
         // In place (a didSet would copy the whole state on every change of one field).
         _modify {
             yield &stateBox.value

@@ -99,7 +99,7 @@ public struct Boxed<T: Equatable>: Equatable {
     private var box: Box
     public init(_ v: T) { box = Box(v) }
     public var value: T {
-        _read { yield box.value }
+        get { box.value }
         set {
             if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
         }

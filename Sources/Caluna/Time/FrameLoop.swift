@@ -97,6 +97,7 @@ extension Engine {
     func animationsChanged(on layer: Layer, added: Bool = false) {
         presentationStale = true
         layer.presentationNeedsState = true
+        if changedAnimationIDs.insert(ObjectIdentifier(layer)).inserted { layersWithChangedAnimations.append(layer) }
         if added { layersWithNewAnimations.append(layer) }
         if animatedLayerIDs.insert(ObjectIdentifier(layer)).inserted { animatedLayers.append(layer) }
     }
@@ -197,7 +198,24 @@ extension Engine {
     func updatePresentationIfNeeded() {
         guard presentationStale || lastEvaluatedTick != clock.ticks else { return }
         if transaction.depth == 0 { stampNewAnimations() }
-        evaluateAnimations()
+        if lastEvaluatedTick == clock.ticks { evaluateChangedAnimations() } else { evaluateAnimations() }
+    }
+
+    /// At the time the presentation was last evaluated, only the layers whose
+    /// animations changed since can show anything else: they are evaluated
+    /// again, the others are left as they are (the same result as evaluating
+    /// every layer; an implicit animation reads its layer's presentation, so
+    /// N sets in one frame cost O(N), not O(N²)). The animated-layer list is
+    /// tidied by the next full evaluation.
+    private func evaluateChangedAnimations() {
+        presentationStale = false
+        let changed = layersWithChangedAnimations
+        layersWithChangedAnimations = []
+        changedAnimationIDs = []
+        let now = mediaTime
+        for l in changed where animatedLayerIDs.contains(ObjectIdentifier(l)) {
+            _ = evaluate(l, now: now, parentTime: { $0.localTime(atMediaTime: now) })
+        }
     }
 
     /// Evaluates the presentation at the current time if the clock moved
@@ -213,33 +231,45 @@ extension Engine {
     private func evaluateAnimations() {
         presentationStale = false
         lastEvaluatedTick = clock.ticks
+        layersWithChangedAnimations = []
+        changedAnimationIDs = []
         let now = mediaTime
         var keep: [Layer] = []
         keep.reserveCapacity(animatedLayers.count)
         // Siblings share their superlayer's time: compute it once per run.
         var lastParent: Layer? = nil, lastParentTime = now
         for l in animatedLayers {
-            guard let p = l.presentationLayer, isInTree(l) else {
-                if let p = l.presentationLayer { p.holdingChanges { l.resetPresentation(p) } }
-                // Out of the tree: running animations end (finished: false);
-                // ones never started wait for the layer to be committed.
-                var i = 0
-                while i < l.attachedAnimations.count {
-                    if l.attachedAnimations[i].stamped { l.detachAnimation(at: i, finished: false) } else { i += 1 }
+            let animating = evaluate(l, now: now) { s in
+                if s !== lastParent {
+                    lastParent = s
+                    lastParentTime = s.localTime(atMediaTime: now)
                 }
-                animatedLayerIDs.remove(ObjectIdentifier(l))
-                continue
+                return lastParentTime
             }
-            let host = l.hostLayer
-            if let s = host, s !== lastParent {
-                lastParent = s
-                lastParentTime = s.localTime(atMediaTime: now)
-            }
-            let local = l.timing.localTime(fromParent: host == nil ? now : lastParentTime)
-            p.holdingChanges { evaluate(l, into: p, atLocalTime: local) }
-            if l.attachedAnimations.isEmpty { animatedLayerIDs.remove(ObjectIdentifier(l)) } else { keep.append(l) }
+            if animating { keep.append(l) } else { animatedLayerIDs.remove(ObjectIdentifier(l)) }
         }
         animatedLayers = keep
+    }
+
+    /// One animated layer at media time `now` (`parentTime` gives its host's
+    /// local time): false when it has no animations left (it left the tree,
+    /// or its last one finished).
+    private func evaluate(_ l: Layer, now: Double, parentTime: (Layer) -> Double) -> Bool {
+        layerEvaluations &+= 1
+        guard let p = l.presentationLayer, isInTree(l) else {
+            if let p = l.presentationLayer { p.holdingChanges { l.resetPresentation(p) } }
+            // Out of the tree: running animations end (finished: false);
+            // ones never started wait for the layer to be committed.
+            var i = 0
+            while i < l.attachedAnimations.count {
+                if l.attachedAnimations[i].stamped { l.detachAnimation(at: i, finished: false) } else { i += 1 }
+            }
+            return false
+        }
+        let host = l.hostLayer
+        let local = l.timing.localTime(fromParent: host.map(parentTime) ?? now)
+        p.holdingChanges { evaluate(l, into: p, atLocalTime: local) }
+        return !l.attachedAnimations.isEmpty
     }
 
     /// One animated layer: its presentation reset to the committed state,
