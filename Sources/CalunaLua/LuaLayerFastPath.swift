@@ -66,26 +66,16 @@ enum LuaLayerFastPath {
             case .bool(let get, _)?: lua_pushboolean(L, get(layer) ? 1 : 0)
             case .point(let get, _)?:
                 let p = get(layer)
-                pushFields(L, ("x", p.x), ("y", p.y))
+                LuaValues.push(L, p)
             case .size(let get, _)?:
                 let s = get(layer)
-                pushFields(L, ("width", s.width), ("height", s.height))
+                LuaValues.push(L, s)
             case .rect(let get, _)?:
                 let r = get(layer)
-                pushFields(L, ("x", r.origin.x), ("y", r.origin.y), ("width", r.size.width), ("height", r.size.height))
+                LuaValues.push(L, r)
             }
             return 1
         } }
-    }
-
-    /// A table of named numbers (what LuaValues.push makes for points, sizes, rects).
-    @inline(__always)
-    private static func pushFields(_ L: OpaquePointer, _ fields: (StaticString, Double)...) {
-        lua_createtable(L, 0, Int32(fields.count))
-        for (k, v) in fields {
-            lua_pushnumber(L, v)
-            lua_setfield(L, -2, UnsafeRawPointer(k.utf8Start).assumingMemoryBound(to: CChar.self))
-        }
     }
 
     /// layer[key] = value (at 3) and returns 0, or nil for the general path.

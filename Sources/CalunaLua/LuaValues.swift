@@ -130,20 +130,39 @@ enum LuaValues {
     }
 
     /// Pushes a Value (points, sizes, rects and colours as named-field tables).
-    static func push(_ L: OpaquePointer, _ v: Value, binding: LuaBinding) {
-        func table(_ pairs: [(String, Double)]) {
-            lua_createtable(L, 0, Int32(pairs.count))
-            for (k, n) in pairs { lua_pushnumber(L, n); L.setField(-2, k) }
+    /// Points, sizes, rects and colours as tables of named numbers (what the
+    /// Value push below and the typed fast path, LuaLayerFastPath, both make).
+    static func push(_ L: OpaquePointer, _ p: Point) { fields(L, ("x", p.x), ("y", p.y)) }
+    static func push(_ L: OpaquePointer, _ s: Size) { fields(L, ("width", s.width), ("height", s.height)) }
+    static func push(_ L: OpaquePointer, _ r: Rect) {
+        fields(L, ("x", r.origin.x), ("y", r.origin.y), ("width", r.size.width), ("height", r.size.height))
+    }
+    static func push(_ L: OpaquePointer, _ c: Color) { fields(L, ("r", c.red), ("g", c.green), ("b", c.blue), ("a", c.alpha)) }
+
+    /// A new table of up to four named numbers (fixed arity: no array per call).
+    private static func fields(_ L: OpaquePointer, _ a: (StaticString, Double), _ b: (StaticString, Double),
+                               _ c: (StaticString, Double)? = nil, _ d: (StaticString, Double)? = nil) {
+        func set(_ f: (StaticString, Double)) {
+            lua_pushnumber(L, f.1)
+            lua_setfield(L, -2, UnsafeRawPointer(f.0.utf8Start).assumingMemoryBound(to: CChar.self))
         }
+        lua_createtable(L, 0, c == nil ? 2 : 4)
+        set(a)
+        set(b)
+        if let c { set(c) }
+        if let d { set(d) }
+    }
+
+    static func push(_ L: OpaquePointer, _ v: Value, binding: LuaBinding) {
         switch v {
         case .null: lua_pushnil(L)
         case .number(let n): lua_pushnumber(L, n)
         case .bool(let b): lua_pushboolean(L, b ? 1 : 0)
         case .string(let s): L.push(s)
-        case .point(let p): table([("x", p.x), ("y", p.y)])
-        case .size(let s): table([("width", s.width), ("height", s.height)])
-        case .rect(let r): table([("x", r.origin.x), ("y", r.origin.y), ("width", r.size.width), ("height", r.size.height)])
-        case .color(let c): table([("r", c.red), ("g", c.green), ("b", c.blue), ("a", c.alpha)])
+        case .point(let p): push(L, p)
+        case .size(let s): push(L, s)
+        case .rect(let r): push(L, r)
+        case .color(let c): push(L, c)
         case .transform(let t): LuaTransform.push(L, t)
         case .image(let i): LuaImage.push(L, i)
         case .path(let p): LuaPath.push(L, p)
