@@ -46,6 +46,14 @@ public final class Engine: Linked {
     /// order they first got one.
     var animatedLayers: [Layer] = []
     var animatedLayerIDs: Set<ObjectIdentifier> = []
+    /// The animated layers flattened for the common case (EvaluationPlan);
+    /// off with CALUNA_NO_FAST_PATHS.
+    var evaluationPlan = EvaluationPlan(fast: LayerProperty.fastPathsEnabled)
+    /// Off: every layer takes the general path (the tests' plain engine).
+    var evaluationPlanEnabled: Bool {
+        get { evaluationPlan.isFast }
+        set { evaluationPlan = EvaluationPlan(fast: newValue) }
+    }
     /// Attached animations someone observes — a delegate or a transaction
     /// completion block (none: no event times to visit).
     var observedAnimations = 0
@@ -63,7 +71,9 @@ public final class Engine: Linked {
     var layersWithChangedAnimations: [Layer] = []
     var changedAnimationIDs: Set<ObjectIdentifier> = []
     /// Counts evaluations of one animated layer (tests check the work done).
-    var layerEvaluations = 0
+    @exclusivity(unchecked) var layerEvaluations = 0
+    /// Of those, the ones the evaluation plan's loop did.
+    @exclusivity(unchecked) var plannedEvaluations = 0
     /// Timers and display links, in the order they were created.
     var frameCallbacks: [FrameCallback] = []
     var nextCallbackSequence = 0

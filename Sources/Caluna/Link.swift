@@ -10,10 +10,13 @@
 /// engine, or by render threads while that thread waits.
 public final class Link<Target: AnyObject> {
     /// The target, or nil once it was freed.
-    public var target: Target? { object }
-    @exclusivity(unchecked) unowned(unsafe) private var object: Target?
+    public var target: Target? { object?.takeUnretainedValue() }
+    /// The target without a reference counted (nil once it was freed): for
+    /// walks that only read it while something else keeps it alive.
+    var unretained: Unmanaged<Target>? { object }
+    @exclusivity(unchecked) private var object: Unmanaged<Target>?
 
-    init(_ target: Target) { object = target }
+    init(_ target: Target) { object = .passUnretained(target) }
 
     /// Called first thing by the target's deinit.
     func clear() { object = nil }
@@ -35,4 +38,6 @@ public struct WeakLink<Target: Linked> {
         get { link?.target }
         set { link = newValue?.link }
     }
+    /// The target unretained (Link.unretained).
+    var unretained: Unmanaged<Target>? { link?.unretained }
 }

@@ -89,6 +89,7 @@ import Glibc
     /// Runs `frames` seeded frames on both scenes; `plain` takes the plain paths.
     static func run(seed: UInt64, frames: Int) throws -> (Scene, Scene, Int) {
         let fast = try scene(), plain = try scene()
+        plain.engine.evaluationPlanEnabled = false
         var rngs = (SeededRandom(seed: seed), SeededRandom(seed: seed))
         var compared = 0
         for frame in 0..<frames {
@@ -96,11 +97,36 @@ import Glibc
                 var rng = isPlain ? rngs.1 : rngs.0
                 for _ in 0..<rng.below(4) {
                     let l = s.layers[rng.below(s.layers.count)]
-                    switch rng.below(6) {
+                    switch rng.below(10) {
                     case 0: l.removeAllAnimations()
                     case 1: l.position = Point(Double(rng.below(300)), Double(rng.below(200)))
                     case 2: l.opacity = Double(rng.below(10)) / 10
                     case 3: l.timing.speed = [1, 0.5, 2][rng.below(3)]
+                    case 4:
+                        // Two animations with one timing (their progress is shared).
+                        let a = animation(&rng)
+                        let b = animation(&rng)
+                        b.timing = a.timing
+                        b.timingFunction = a.timingFunction
+                        _ = try? l.addAnimation(a, forKey: "pair-a")
+                        _ = try? l.addAnimation(b, forKey: "pair-b")
+                    case 5:
+                        // Layers move between hosts, leave the tree and come back.
+                        let other = s.layers[rng.below(s.layers.count)]
+                        if other !== l, !l.isAncestor(of: other) { try? other.addSublayer(l) }
+                        else if rng.below(2) == 0 { l.removeFromSuperlayer() }
+                        else { try? s.engine.root.addSublayer(l) }
+                    case 6:
+                        // The sublayers setter drops some, a mask leaves or joins.
+                        let other = s.layers[rng.below(s.layers.count)]
+                        if rng.below(2) == 0 {
+                            try? other.setSublayers(other.sublayers.filter { _ in rng.below(2) == 0 })
+                        } else if other.mask != nil {
+                            try? other.setMask(nil)
+                        } else if other !== l {
+                            l.removeFromSuperlayer()
+                            try? other.setMask(l)
+                        }
                     default:
                         let a = animation(&rng)
                         _ = try? l.addAnimation(a, forKey: rng.below(3) == 0 ? nil : "k\(rng.below(3))")
@@ -127,13 +153,17 @@ import Glibc
 
     @Test func fastEvaluationMatchesThePlainPath() throws {
         let seeds = Int(getenv("CALUNA_EVALUATION_SEEDS").map { String(cString: $0) } ?? "") ?? 30
-        var typed = 0
+        var typed = 0, planned = 0, plainPlanned = 0
         for seed in 1...UInt64(seeds) {
-            let (fast, _, compared) = try TypedEvaluationTests.run(seed: seed, frames: 90)
+            let (fast, plain, compared) = try TypedEvaluationTests.run(seed: seed, frames: 90)
             #expect(compared > 1000, "seed \(seed): \(compared) states compared")
             typed += fast.layers.flatMap(\.attachedAnimations).filter { ($0.animation as? BasicAnimation)?.typedPlan != nil }.count
+            planned += fast.engine.plannedEvaluations
+            plainPlanned += plain.engine.plannedEvaluations
         }
         #expect(typed > 10, "the typed path was taken \(typed) times")
+        #expect(planned > 20 * seeds, "the evaluation plan's loop evaluated \(planned) layers")
+        #expect(plainPlanned == 0)
     }
 
     /// N implicit animations in one frame, each reading its layer's

@@ -11,9 +11,11 @@ public protocol AnimationDelegate: AnyObject {
 /// what the animation changes. Adding an animation to a layer attaches a
 /// frozen copy; the caller's object stays editable and is never touched again.
 public class Animation {
-    public var timing = MediaTiming()
+    // The fields the evaluation loop reads in every frame are unchecked:
+    // an attached copy is frozen, and the others are plain values.
+    @exclusivity(unchecked) public var timing = MediaTiming()
     /// nil means linear (explicit animations' default).
-    public var timingFunction: TimingFunction? = nil
+    @exclusivity(unchecked) public var timingFunction: TimingFunction? = nil
     public var removedOnCompletion = true
     /// Held strongly, as Core Animation does.
     public var delegate: AnimationDelegate? = nil
@@ -24,7 +26,7 @@ public class Animation {
 
     // Resolved when attached (the frozen copy only).
     /// The iteration length actually used (duration 0 → default).
-    var resolvedDuration = MediaTiming.defaultDuration
+    @exclusivity(unchecked) var resolvedDuration = MediaTiming.defaultDuration
     /// The attached copy's cost in its engine's ledger (AnimationMemory.swift).
     var memoryCharge: MemoryCharge? = nil
 
@@ -123,9 +125,9 @@ public class PropertyAnimation: Animation {
     /// "position", "position.x", "transform.rotation.z", "backgroundColor", …
     public var keyPath: String? = nil
     /// The value is added to the underlying value instead of replacing it.
-    public var additive = false
+    @exclusivity(unchecked) public var additive = false
     /// Each repeat starts where the previous one ended.
-    public var cumulative = false
+    @exclusivity(unchecked) public var cumulative = false
     public var valueFunction: ValueFunction? = nil
 
     // Resolved when attached.

@@ -81,10 +81,13 @@ final class ResolvedKeyPath {
 extension Animation {
     /// The eased progress (0…1) of a sample.
     func progress(_ s: TimingSample) -> Double {
-        let d = resolvedDuration
-        let f = d > 0 ? s.iterationTime / d : 1
+        let f = Animation.linearProgress(s, duration: resolvedDuration)
         return timingFunction?.evaluate(f) ?? f
     }
+
+    /// The progress before easing, for an iteration length `d`.
+    @inline(__always)
+    static func linearProgress(_ s: TimingSample, duration d: Double) -> Double { d > 0 ? s.iterationTime / d : 1 }
 
     func sample(parentTime tp: Double, endInclusive: Bool = false) -> TimingSample {
         timing.sample(parentTime: tp, duration: resolvedDuration, endInclusive: endInclusive)
@@ -199,52 +202,81 @@ final class TypedBasic {
         }
     }
 
-    func read(_ layer: Layer) -> Components {
+    func read(_ state: UnsafePointer<LayerState>) -> Components { TypedBasic.read(slot, state) }
+
+    static func read(_ slot: ResolvedKeyPath.Slot, _ state: UnsafePointer<LayerState>) -> Components {
         switch slot {
-        case .opacity: return Components(layer.state.opacity, 0, 0, 0)
-        case .position: return Components(layer.state.position.x, layer.state.position.y, 0, 0)
-        case .anchorPoint: return Components(layer.state.anchorPoint.x, layer.state.anchorPoint.y, 0, 0)
+        case .opacity: return Components(state.pointee.opacity, 0, 0, 0)
+        case .position: return Components(state.pointee.position.x, state.pointee.position.y, 0, 0)
+        case .anchorPoint: return Components(state.pointee.anchorPoint.x, state.pointee.anchorPoint.y, 0, 0)
         default:
-            let r = layer.state.bounds
+            let r = state.pointee.bounds
             return Components(r.origin.x, r.origin.y, r.size.width, r.size.height)
         }
     }
 
-    /// As `ResolvedKeyPath.write`: a negative size is refused (the previous value stays).
-    func write(_ layer: Layer, _ v: Components) {
+    /// False for a value the property refuses: a negative size (as
+    /// `ResolvedKeyPath.write`, the previous value stays).
+    @inline(__always)
+    static func accepts(_ slot: ResolvedKeyPath.Slot, _ v: Components) -> Bool {
+        slot != .bounds || (v[2] >= 0 && v[3] >= 0)
+    }
+
+    /// Writes an accepted value (see `accepts`).
+    static func write(_ slot: ResolvedKeyPath.Slot, _ state: inout LayerState, _ v: Components) {
         switch slot {
-        case .opacity: layer.state.opacity = v[0]
-        case .position: layer.state.position = Point(v[0], v[1])
-        case .anchorPoint: layer.state.anchorPoint = Point(v[0], v[1])
-        default:
-            if v[2] >= 0 && v[3] >= 0 { layer.state.bounds = Rect(v[0], v[1], v[2], v[3]) }
+        case .opacity: state.opacity = v[0]
+        case .position: state.position = Point(v[0], v[1])
+        case .anchorPoint: state.anchorPoint = Point(v[0], v[1])
+        default: state.bounds = Rect(v[0], v[1], v[2], v[3])
         }
     }
 
     /// Evaluates `a` at `s` into `layer`; false (nothing written) when the
     /// captured value is of another kind, so the Value path decides.
     func apply(_ a: BasicAnimation, _ layer: Layer, _ s: TimingSample) -> Bool {
-        let underlying = read(layer)
+        guard let v = value(a, underlying: layer.withState(read), s) else { return false }
+        if TypedBasic.accepts(slot, v) { TypedBasic.write(slot, &layer.state, v) }
+        return true
+    }
+
+    /// The value `a` shows at `s` over `underlying` (the value below it), or
+    /// nil when its captured value is of another kind.
+    @inline(__always)
+    func value(_ a: BasicAnimation, underlying: Components, _ s: TimingSample) -> Components? {
         var current = underlying
         if let c = a.capturedValue {
-            guard let t = TypedBasic.components(c, slot) else { return false }
+            guard let t = TypedBasic.components(c, slot) else { return nil }
             current = t
         }
-        // Apple's from/to/by table (AnimationEvaluation.endpoints).
-        let f0: Components, t0: Components
+        let (f0, t0) = endpoints(current: current)
+        return TypedBasic.blend(f0, t0 ?? underlying, a.fraction(a.progress(s)), s, cumulative: a.cumulative,
+                                additive: a.additive, underlying: underlying)
+    }
+
+    /// Apple's from/to/by table (AnimationEvaluation.endpoints) at the value
+    /// `current` the animation started from; a nil end is the underlying value.
+    @inline(__always)
+    func endpoints(current: Components) -> (Components, Components?) {
         switch (from, to, by) {
-        case let (f?, t?, _): (f0, t0) = (f, t)
-        case let (f?, nil, b?): (f0, t0) = (f, f + b)
-        case let (nil, t?, b?): (f0, t0) = (t - b, t)
-        case let (f?, nil, nil): (f0, t0) = (f, underlying)
-        case let (nil, t?, nil): (f0, t0) = (current, t)
-        case let (nil, nil, b?): (f0, t0) = (current, current + b)
-        case (nil, nil, nil): (f0, t0) = (current, underlying)
+        case let (f?, t?, _): return (f, t)
+        case let (f?, nil, b?): return (f, f + b)
+        case let (nil, t?, b?): return (t - b, t)
+        case let (f?, nil, nil): return (f, nil)
+        case let (nil, t?, nil): return (current, t)
+        case let (nil, nil, b?): return (current, current + b)
+        case (nil, nil, nil): return (current, nil)
         }
-        var v = Interpolation.lerp(f0, t0, a.fraction(a.progress(s)))
-        if a.cumulative, s.iteration > 0 { v = v + (t0 - f0) * s.iteration }
-        if a.additive { v = underlying + v }
-        write(layer, v)
-        return true
+    }
+
+    /// The value between the ends at `fraction` (eased progress), carried on
+    /// by each repeat when cumulative, over `underlying` when additive.
+    @inline(__always)
+    static func blend(_ f0: Components, _ t0: Components, _ fraction: Double, _ s: TimingSample,
+                      cumulative: Bool, additive: Bool, underlying: Components) -> Components {
+        var v = Interpolation.lerp(f0, t0, fraction)
+        if cumulative, s.iteration > 0 { v = v + (t0 - f0) * s.iteration }
+        if additive { v = underlying + v }
+        return v
     }
 }

@@ -7,7 +7,7 @@ public class BasicAnimation: PropertyAnimation {
 
     // Resolved at commit: the presentation value when the animation started,
     // used where the table says "the current value".
-    var capturedValue: Value? = nil
+    @exclusivity(unchecked) var capturedValue: Value? = nil
     /// Set when attached, for whole numbers, points and rects (TypedBasic).
     var typedPlan: TypedBasic? = nil
 

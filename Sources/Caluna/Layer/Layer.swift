@@ -99,24 +99,28 @@ public final class Layer: Linked {
     /// in every frame it animates, and counting references on the way up
     /// cost a tenth of evaluating animations.
     private func noteChangeInAncestors() {
-        unowned(unsafe) var child = self
-        guard let first = hostLayer else { return }
-        unowned(unsafe) var l = first
-        while true {
-            l.subtreeGeneration &+= 1
-            let host = ObjectIdentifier(l)
-            if child.changeListedIn != host {
-                child.changeListedIn = host
-                l.changedChildren.append(child)
-                // Without a target rendering, nothing empties the list: keep
-                // it to the layers still attached (amortised O(1)).
-                if l.changedChildren.count > 2 * l.sublayers.count + 64 { l.compactChangedChildren() }
+        var child = Unmanaged.passUnretained(self)
+        var next = unretainedHost
+        while let host = next {
+            host._withUnsafeGuaranteedRef { l in
+                l.subtreeGeneration &+= 1
+                let id = ObjectIdentifier(l)
+                child._withUnsafeGuaranteedRef { c in
+                    guard c.changeListedIn != id else { return }
+                    c.changeListedIn = id
+                    l.changedChildren.append(c)
+                    // Without a target rendering, nothing empties the list: keep
+                    // it to the layers still attached (amortised O(1)).
+                    if l.changedChildren.count > 2 * l.sublayers.count + 64 { l.compactChangedChildren() }
+                }
+                next = l.unretainedHost
             }
-            child = l
-            guard let next = l.hostLayer else { return }
-            l = next
+            child = host
         }
     }
+
+    /// `hostLayer` without a reference counted (see Link.unretained).
+    var unretainedHost: Unmanaged<Layer>? { superlayerLink?.unretained ?? _maskOwner.unretained }
 
     private func treeChanged() {
         renderChanged()
@@ -242,23 +246,37 @@ public final class Layer: Linked {
     /// The committed model state (a presentation layer's starting point),
     /// shared with `state` and the presentation while they are equal.
     var committedState: LayerState { committedBox.value }
-    @exclusivity(unchecked) private(set) var committedBox = Layer.defaultState {
-        didSet { presentationNeedsState = true }
-    }
+    @exclusivity(unchecked) private(set) var committedBox = Layer.defaultState
 
     /// Commits the model state: the committed state shares its copy.
-    func commitState() { committedBox = stateBox }
+    func commitState() {
+        committedBox = stateBox
+        presentationNeedsState = true
+    }
+
+    /// The model state and the committed state read in place, with no copy
+    /// and no reference counted (the animation evaluation loop); the
+    /// pointer is valid inside `body` only.
+    @inline(__always)
+    func withState<R>(_ body: (UnsafePointer<LayerState>) -> R) -> R { stateBox.withValueInPlace(body) }
+    @inline(__always)
+    func withCommittedState<R>(_ body: (UnsafePointer<LayerState>) -> R) -> R { committedBox.withValueInPlace(body) }
 
     /// Shows `model`'s committed state on this presentation layer, sharing its copy.
     func showCommittedState(of model: Layer) { showState(model.committedBox) }
     /// The presentation must be given the whole committed state before its
     /// animations apply: the committed state or the set of animations
     /// changed. Otherwise only the animated properties are reset.
-    var presentationNeedsState = true
+    @exclusivity(unchecked) var presentationNeedsState = true
     /// The model changed since the last commit (queued on the engine).
     @exclusivity(unchecked) var needsCommit = false
     /// The sublayers changed since the last commit.
     var sublayersNeedCommit = false
+    /// Moves with every change the evaluation plan depends on: animations
+    /// added, removed, stamped, started or stopped, a new host for the layer
+    /// or an ancestor. (Declared after the flags above: it fills the gap
+    /// they leave, so a layer is no bigger for it.)
+    @exclusivity(unchecked) var animationsVersion: UInt32 = 0
     /// On a presentation layer: the shouldRasterize bitmap (RasterCache.swift).
     var rasterCache: RasterCache? = nil
     /// A specialised kind's render-time state, owned by its Render/ file

@@ -24,8 +24,10 @@ extension Layer {
             try checkDepth(adding: m)
         }
         maskLayer?.maskOwner = nil
+        maskLayer?.hostChanged()
         maskLayer = newMask
         newMask?.maskOwner = self
+        newMask?.hostChanged()
         if let m = newMask { engine?.adoptAnimations(in: m) }
         sublayersNeedCommit = true
         markNeedsCommit()

@@ -95,7 +95,9 @@ public struct LayerAppearance: Equatable {
 
 /// A value behind a reference, copied on write: cheap to copy while shared.
 public struct Boxed<T: Equatable>: Equatable {
-    private final class Box { var value: T; init(_ v: T) { value = v } }
+    // Unchecked: every access is a plain read or an in-place write of
+    // one field, and the evaluation loop reads these in every frame.
+    private final class Box { @exclusivity(unchecked) var value: T; init(_ v: T) { value = v } }
     private var box: Box
     public init(_ v: T) { box = Box(v) }
     public var value: T {
@@ -109,6 +111,16 @@ public struct Boxed<T: Equatable>: Equatable {
             yield &box.value
         }
     }
+    /// Reads the value in place (the getter copies all of it, retaining
+    /// whatever it holds); the pointer is valid inside `body` only.
+    @inline(__always)
+    func withValue<R>(_ body: (UnsafePointer<T>) -> R) -> R {
+        withUnsafeMutablePointer(to: &box.value) { body(UnsafePointer($0)) }
+    }
+    /// The same for a Boxed stored in a class: mutating only so that it is
+    /// borrowed where it lies, not copied (a copy counts a reference).
+    @inline(__always)
+    mutating func withValueInPlace<R>(_ body: (UnsafePointer<T>) -> R) -> R { withValue(body) }
     /// True when both share one copy.
     func isSame(as other: Boxed) -> Bool { box === other.box }
     public static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.value == b.box.value }

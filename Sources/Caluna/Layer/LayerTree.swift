@@ -68,6 +68,7 @@ extension Layer {
         layer.detach(ordering: false, into: self)
         sublayers.insert(layer, at: index)
         layer.superlayer = self
+        layer.hostChanged()
         didMutateSublayers()
         if layer.needsLayout || layer.descendantNeedsLayout { layer.propagateNeedsLayoutUp() }
         engine?.adoptAnimations(in: layer)
@@ -132,12 +133,16 @@ extension Layer {
         let wasShown = layers.map { $0.isShown }
         let removed = sublayers.filter { !seen.contains(ObjectIdentifier($0)) }
         let removedShown = removed.map { $0.isShown }
-        for l in sublayers { l.superlayer = nil }
+        for l in sublayers {
+            l.superlayer = nil
+            l.hostChanged()
+        }
         sublayers = []
         for l in layers {
             l.detach(ordering: false)
             sublayers.append(l)
             l.superlayer = self
+            l.hostChanged()
             if l.needsLayout || l.descendantNeedsLayout { l.propagateNeedsLayoutUp() }
             engine?.adoptAnimations(in: l)
         }
@@ -148,6 +153,20 @@ extension Layer {
     }
 
     public func removeFromSuperlayer() { detach(ordering: true) }
+
+    /// The layer got another host (or none): it and every layer below may
+    /// have joined or left the tree, so their evaluation-plan entries, which
+    /// assume their hosts, are planned again (EvaluationPlan). Nothing to
+    /// do while the engine animates no layer.
+    func hostChanged() {
+        guard let engine, !engine.animatedLayers.isEmpty else { return }
+        var stack = [self]
+        while let l = stack.popLast() {
+            l.animationsVersion &+= 1
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.maskLayer { stack.append(m) }
+        }
+    }
 
     /// Takes the layer out of its superlayer; `ordering` sends onOrderOut
     /// when it leaves the engine's tree (a move within the tree sends none).
@@ -162,6 +181,7 @@ extension Layer {
         let leavesTree = ordering && engine?.isInTree(self) == true
         s.sublayers.removeAll { $0 === self }
         superlayer = nil
+        hostChanged()
         s.didMutateSublayers(sendingEvent: s !== newParent)
         if leavesTree { removeAnimationsInSubtree() }
         if wasShown { orderChanged(wasShown: true) }

@@ -1,3 +1,4 @@
+import Glibc
 /// An animation start or stop waiting for delivery to its delegate.
 struct AnimationEvent {
     enum Kind { case start, stop(finished: Bool) }
@@ -96,6 +97,7 @@ extension Engine {
 
     func animationsChanged(on layer: Layer, added: Bool = false) {
         presentationStale = true
+        layer.animationsVersion &+= 1
         layer.presentationNeedsState = true
         if changedAnimationIDs.insert(ObjectIdentifier(layer)).inserted { layersWithChangedAnimations.append(layer) }
         if added { layersWithNewAnimations.append(layer) }
@@ -176,6 +178,7 @@ extension Engine {
                 if a.timing.beginTime == 0 { a.timing.beginTime = local }
                 Engine.capture(a, from: l.presentationLayer, model: l)
                 l.attachedAnimations[i].stamped = true
+                l.animationsVersion &+= 1
             }
         }
     }
@@ -234,21 +237,61 @@ extension Engine {
         layersWithChangedAnimations = []
         changedAnimationIDs = []
         let now = mediaTime
-        var keep: [Layer] = []
-        keep.reserveCapacity(animatedLayers.count)
+        if getenv("XREBUILD") != nil { evaluationPlan.invalidate() }
+        evaluationPlan.sync(with: animatedLayers, inTree: isInTree)
         // Siblings share their superlayer's time: compute it once per run.
-        var lastParent: Layer? = nil, lastParentTime = now
-        for l in animatedLayers {
-            let animating = evaluate(l, now: now) { s in
-                if s !== lastParent {
-                    lastParent = s
-                    lastParentTime = s.localTime(atMediaTime: now)
-                }
-                return lastParentTime
+        var hosts = HostTimes(now: now)
+        var done: [Int] = [], moved: [Int] = []
+        do {
+            let plan = evaluationPlan
+            plan.entries.withUnsafeBufferPointer { entries in
+                plan.tracks.withUnsafeBufferPointer { tracks in plan.curves.withUnsafeBufferPointer { curves in
+                    for i in entries.indices {
+                        let e = entries[i]
+                        if e.trackCount > 0,
+                           evaluateFast(e, tracks, curves, hosts: &hosts) == .done { continue }
+                        let l = e.layer.takeUnretainedValue()
+                        if !evaluate(l, now: now, parentTime: { hosts.time(of: .passUnretained($0)) }) {
+                            done.append(i)
+                        } else if l.animationsVersion != e.version {
+                            moved.append(i)
+                        }
+                    }
+                } }
             }
-            if animating { keep.append(l) } else { animatedLayerIDs.remove(ObjectIdentifier(l)) }
         }
-        animatedLayers = keep
+        for i in moved { evaluationPlan.replan(i, inTree: isInTree) }
+        if !done.isEmpty {
+            var kept: [Layer] = []
+            kept.reserveCapacity(animatedLayers.count - done.count)
+            var next = 0
+            for (i, l) in animatedLayers.enumerated() {
+                if next < done.count, done[next] == i {
+                    next += 1
+                    animatedLayerIDs.remove(ObjectIdentifier(l))
+                } else {
+                    kept.append(l)
+                }
+            }
+            animatedLayers = kept
+            evaluationPlan.remove(done)
+        }
+    }
+
+    /// The local time of each host layer, remembered for the next sibling.
+    struct HostTimes {
+        let now: Double
+        var last: Unmanaged<Layer>? = nil
+        var lastTime = 0.0
+        init(now: Double) { self.now = now }
+        mutating func time(of host: Unmanaged<Layer>?) -> Double {
+            guard let host else { return now }
+            if host.toOpaque() != last?.toOpaque() {
+                last = host
+                lastTime = host._withUnsafeGuaranteedRef { $0.localTime(atMediaTime: now) }
+            }
+            return lastTime
+        }
     }
 
     /// One animated layer at media time `now` (`parentTime` gives its host's
@@ -290,10 +333,12 @@ extension Engine {
             let s = animation.sample(parentTime: local)
             if !list[i].started, s.phase != .before {
                 list[i].started = true
+                l.animationsVersion &+= 1
                 if animation.delegate != nil { queuedEvents.append(AnimationEvent(kind: .start, layer: l, animation: animation)) }
             }
             if s.phase == .after, !list[i].stopped {
                 list[i].stopped = true
+                l.animationsVersion &+= 1
                 list[i].releaseCompletions()
                 if animation.delegate != nil { queueStop(animation, layer: l, finished: true) }
                 if animation.removedOnCompletion {

@@ -24,6 +24,14 @@ public struct MediaTiming: Equatable, Sendable {
 
     public init() {}
 
+    /// Equal to the bit (unlike `==`, tells 0 from -0): two animations with
+    /// identical timings give identical samples at any time.
+    func isIdentical(to o: MediaTiming) -> Bool {
+        [beginTime, duration, speed, timeOffset, repeatCount, repeatDuration].map(\.bitPattern)
+            == [o.beginTime, o.duration, o.speed, o.timeOffset, o.repeatCount, o.repeatDuration].map(\.bitPattern)
+            && autoreverses == o.autoreverses && fillMode == o.fillMode
+    }
+
     /// Relative slack for the begin and end comparisons (well under a clock
     /// tick of 1.4 ns for any animation shorter than a second).
     public static let boundaryTolerance = 5e-10

@@ -1,0 +1,215 @@
+/// The engine's animated layers flattened so that the common case is
+/// evaluated in one tight loop: a layer in the tree whose animations are all
+/// started, typed basic animations (TypedBasic) of distinct properties, in
+/// their active phase, and whose presentation needs only those properties
+/// reset. For such a layer a frame is its local time, then per animation a
+/// sample and a value written into the presentation state: no list taken
+/// out and put back, no resets, no closures, no reference counting, and
+/// what each animation needs copied side by side into `tracks` (at 100,000
+/// layers, reaching into every animation object was most of a frame's
+/// cost). Every other layer, and a fast one whose animation leaves its
+/// active phase or whose presentation needs its whole state, takes the
+/// general path (FrameLoop's `evaluate`), whose result this one equals bit
+/// for bit (TypedEvaluationTests compares them with the plan off).
+///
+/// Keeping it current costs O(1) per change, not a rebuild per frame:
+/// - `entries[i]` is `Engine.animatedLayers[i]`; layers that join the list
+///   are appended (`sync`), layers that leave it are removed (`remove`);
+/// - each entry records its layer's `animationsVersion`, which moves with
+///   every change that can make the entry wrong: animations added, removed,
+///   stamped, started or stopped, and a new host for the layer or any
+///   ancestor (Layer.hostChanged); the loop takes the general path for a
+///   moved entry and plans it again (`replan`);
+/// - the plan is rebuilt only when garbage in `tracks` (replanned entries
+///   append their tracks) outgrows the live tracks.
+/// Entries point at their objects unretained and are used only after those
+/// checks: a layer is held by `animatedLayers`, its presentation by the
+/// layer, a host by the tree (and `owners`), a spring by its layer's list
+/// (and `owners`).
+struct EvaluationPlan {
+    struct Entry {
+        let layer: Unmanaged<Layer>
+        /// For a general entry, the layer itself.
+        let presentation: Unmanaged<Layer>
+        let host: Unmanaged<Layer>?
+        /// The layer's `animationsVersion` when planned.
+        let version: UInt32
+        /// The layer's tracks in `tracks`; none: the general path.
+        let firstTrack: Int32, trackCount: Int32
+    }
+    /// What evaluating one animation needs, copied out of it (an attached
+    /// animation is frozen).
+    struct Track {
+        /// For a spring's own fraction (`ownFraction`).
+        let animation: Unmanaged<BasicAnimation>
+        let timing: MediaTiming
+        let duration: Double
+        /// The ends (TypedBasic.endpoints at the captured value); `to` is
+        /// the underlying value when `toIsUnderlying`.
+        let from: TypedBasic.Components, to: TypedBasic.Components
+        /// Index in `curves`; -1: linear.
+        let curve: Int32
+        let slot: ResolvedKeyPath.Slot
+        let toIsUnderlying: Bool, additive: Bool, cumulative: Bool, ownFraction: Bool
+        /// Same timing, duration and curve as the layer's previous track:
+        /// the same sample and eased progress (a curve is solved once).
+        let sharesProgress: Bool
+    }
+    private(set) var entries: [Entry] = []
+    private(set) var tracks: [Track] = []
+    /// The tracks' timing functions, each once.
+    private(set) var curves: [TimingFunction] = []
+    private var curveIndex: [TimingFunction: Int32] = [:]
+    /// Hosts and springs the entries point at (see the type's comment).
+    private var owners: [AnyObject] = []
+    /// Tracks no entry uses any more.
+    private var garbage = 0
+    private var valid = false
+    let isFast: Bool
+
+    init(fast: Bool) { isFast = fast }
+
+    /// Brings the plan up to `layers` (the engine's animated layers): a
+    /// rebuild when garbage outgrew the live tracks, else entries for the
+    /// layers appended since.
+    mutating func sync(with layers: [Layer], inTree: (Layer) -> Bool) {
+        if !valid || garbage > 1024 + tracks.count / 2 || entries.count > layers.count {
+            self = EvaluationPlan(fast: isFast)
+            valid = true
+            entries.reserveCapacity(layers.count)
+        }
+        while entries.count < layers.count { entries.append(plan(layers[entries.count], inTree)) }
+    }
+
+    /// Plans entry `i` again (its layer's animations changed).
+    mutating func replan(_ i: Int, inTree: (Layer) -> Bool) {
+        garbage += Int(entries[i].trackCount)
+        entries[i] = plan(entries[i].layer.takeUnretainedValue(), inTree)
+    }
+
+    /// Drops the entries at `indices` (ascending), as the engine drops
+    /// those layers from its list.
+    mutating func remove(_ indices: [Int]) {
+        var next = 0, kept = 0
+        for i in entries.indices {
+            if next < indices.count, indices[next] == i {
+                next += 1
+                garbage += Int(entries[i].trackCount)
+            } else {
+                entries[kept] = entries[i]
+                kept += 1
+            }
+        }
+        entries.removeLast(entries.count - kept)
+    }
+
+    /// Forces a rebuild at the next `sync`.
+    mutating func invalidate() { valid = false }
+
+    /// An entry for `l`: fast when the loop gives it what the general path
+    /// would (see the type's comment), its tracks appended.
+    private mutating func plan(_ l: Layer, _ inTree: (Layer) -> Bool) -> Entry {
+        let version = l.animationsVersion
+        let general = Entry(layer: .passUnretained(l), presentation: .passUnretained(l), host: nil, version: version,
+                            firstTrack: 0, trackCount: 0)
+        guard isFast, let p = l.presentationLayer, !l.attachedAnimations.isEmpty, inTree(l) else { return general }
+        let first = tracks.count
+        // Fields read in place: copying an AttachedAnimation retains all it holds.
+        for i in l.attachedAnimations.indices {
+            guard l.attachedAnimations[i].stamped, l.attachedAnimations[i].started, !l.attachedAnimations[i].stopped,
+                  !l.attachedAnimations[i].replaced, l.attachedAnimations[i].reset != nil,
+                  appendTrack(l.attachedAnimations[i].animation, first: first) else {
+                tracks.removeLast(tracks.count - first)
+                return general
+            }
+        }
+        let host = l.hostLayer
+        if let host, owners.last !== host { owners.append(host) }
+        return Entry(layer: .passUnretained(l), presentation: .passUnretained(p), host: host.map { .passUnretained($0) },
+                     version: version, firstTrack: Int32(first), trackCount: Int32(tracks.count - first))
+    }
+
+    /// Appends the track of `a` (the layer's tracks start at `first`); false
+    /// when `a` is not a typed basic animation of a property no earlier
+    /// track animates, with its captured value.
+    private mutating func appendTrack(_ a: Animation, first: Int) -> Bool {
+        // Exact class checks: a cast to the non-final BasicAnimation is
+        // slow, and these are the only two kinds the loop evaluates.
+        let kind = ObjectIdentifier(type(of: a))
+        let spring = kind == ObjectIdentifier(SpringAnimation.self)
+        guard spring || kind == ObjectIdentifier(BasicAnimation.self) else { return false }
+        let b = unsafeDowncast(a, to: BasicAnimation.self)
+        guard let typed = b.typedPlan, let c = b.capturedValue, let current = TypedBasic.components(c, typed.slot),
+              !tracks[first...].contains(where: { $0.slot == typed.slot }) else { return false }
+        let (from, to) = typed.endpoints(current: current)
+        var curve: Int32 = -1
+        if let f = b.timingFunction { curve = curveNumber(f) }
+        if spring { owners.append(b) }
+        let previous = tracks.count > first ? tracks.last : nil
+        tracks.append(Track(animation: .passUnretained(b), timing: b.timing, duration: b.resolvedDuration,
+                            from: from, to: to ?? from, curve: curve, slot: typed.slot,
+                            toIsUnderlying: to == nil, additive: b.additive, cumulative: b.cumulative,
+                            ownFraction: spring,
+                            sharesProgress: previous.map { $0.timing.isIdentical(to: b.timing) && $0.curve == curve
+                                && $0.duration.bitPattern == b.resolvedDuration.bitPattern } ?? false))
+        return true
+    }
+
+    private mutating func curveNumber(_ f: TimingFunction) -> Int32 {
+        if let last = curves.last, last == f { return Int32(curves.count - 1) }
+        if let i = curveIndex[f] { return i }
+        curves.append(f)
+        curveIndex[f] = Int32(curves.count - 1)
+        return Int32(curves.count - 1)
+    }
+}
+
+extension Engine {
+    enum FastOutcome { case done, general, stale }
+
+    /// Evaluates entry `e` (its host's local time from `hosts`): `.general`
+    /// when the layer must take the general path this frame (anything
+    /// written here is reset by it), `.stale` when its entry must be planned
+    /// again as well. The arithmetic is TypedBasic's (endpoints, blend) and
+    /// Animation.linearProgress; references are borrowed from the plan.
+    @inline(__always)
+    func evaluateFast(_ e: EvaluationPlan.Entry, _ tracks: UnsafeBufferPointer<EvaluationPlan.Track>,
+                      _ curves: UnsafeBufferPointer<TimingFunction>, hosts: inout HostTimes) -> FastOutcome {
+        e.layer._withUnsafeGuaranteedRef { l in
+            guard l.animationsVersion == e.version else { return .stale }
+            guard !l.presentationNeedsState else { return .general }
+            return e.presentation._withUnsafeGuaranteedRef { p in
+                let local = l.withState { $0.pointee.rare.withValue { $0.pointee.timing } }
+                    .localTime(fromParent: hosts.time(of: e.host))
+                let first = Int(e.firstTrack)
+                var s = TimingSample(phase: .active, contributes: true, iterationTime: 0, iteration: 0)
+                var eased = 0.0
+                for k in first..<first + Int(e.trackCount) {
+                    let t = tracks.baseAddress! + k
+                    if !t.pointee.sharesProgress {
+                        s = t.pointee.timing.sample(parentTime: local, duration: t.pointee.duration)
+                        guard s.phase == .active, s.contributes else { return .general }
+                        let c = Int(t.pointee.curve), x = Animation.linearProgress(s, duration: t.pointee.duration)
+                        eased = c < 0 ? x : curves[c].evaluate(x)
+                    }
+                    var f = eased
+                    if t.pointee.ownFraction { f = t.pointee.animation._withUnsafeGuaranteedRef { $0.fraction(f) } }
+                    // What the general path resets the property to before applying.
+                    let slot = t.pointee.slot
+                    var underlying = TypedBasic.Components()
+                    if t.pointee.toIsUnderlying || t.pointee.additive || slot == .bounds {
+                        underlying = l.withCommittedState { TypedBasic.read(slot, $0) }
+                    }
+                    let v = TypedBasic.blend(t.pointee.from, t.pointee.toIsUnderlying ? underlying : t.pointee.to, f, s,
+                                             cumulative: t.pointee.cumulative, additive: t.pointee.additive,
+                                             underlying: underlying)
+                    TypedBasic.write(slot, &p.stateBox.value, TypedBasic.accepts(slot, v) ? v : underlying)
+                }
+                layerEvaluations &+= 1
+                plannedEvaluations &+= 1
+                p.renderChanged()
+                return .done
+            }
+        }
+    }
+}
