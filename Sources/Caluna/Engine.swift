@@ -89,6 +89,10 @@ public final class Engine: Linked {
     /// Errors actions raised, for the call that made the change (LayerActions).
     var actionError: Error? = nil
     var actionNesting = 0
+    /// Resolved key paths shared by the animations attached in this engine
+    /// (ResolvedKeyPath.resolve): at most `maximumResolvedKeyPaths`.
+    var resolvedKeyPaths: [ResolvedKeyPath.CacheKey: ResolvedKeyPath] = [:]
+    static let maximumResolvedKeyPaths = 256
     /// Engine work that must not animate (resizing the output) turns actions off.
     private var actionsSuppressed = 0
     var actionsEnabled: Bool { actionsSuppressed == 0 && !transaction.disableActions }

@@ -136,7 +136,7 @@ import Glibc
                 if isPlain {
                     for l in s.layers {
                         l.presentationNeedsState = true
-                        for a in l.attachedAnimations.map(\.animation) { (a as? BasicAnimation)?.typedPlan = nil }
+                        for a in l.attachedAnimations.map(\.animation) { (a as? BasicAnimation)?.typedSlot = nil }
                     }
                 }
                 try s.engine.step(1.0 / 60 * Double(1 + frame % 3))

@@ -161,7 +161,7 @@ public class PropertyAnimation: Animation {
 
     override func validate(for layer: Layer) throws {
         guard let keyPath else { throw CalunaError.invalid("\(className) has no keyPath") }
-        let target = try ResolvedKeyPath(keyPath, kind: layer.kind)
+        let target = try ResolvedKeyPath.resolve(keyPath, for: layer)
         if valueFunction != nil, target.kind != .transform {
             throw CalunaError.invalid("\(className): a valueFunction needs a transform key path (got '\(keyPath)')")
         }

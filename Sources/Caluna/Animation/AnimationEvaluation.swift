@@ -30,6 +30,21 @@ final class ResolvedKeyPath {
         slot = rest.isEmpty ? ResolvedKeyPath.slots[property.key] ?? .other : .other
     }
 
+    struct CacheKey: Hashable { let kind: LayerKind, keyPath: String }
+
+    /// The key path resolved for `layer`'s kind, shared through its engine
+    /// (it is immutable): an implicit animation per property set made one
+    /// each time. Unknown paths throw as `init` does and are not kept; the
+    /// cache holds at most Engine.maximumResolvedKeyPaths.
+    static func resolve(_ keyPath: String, for layer: Layer) throws -> ResolvedKeyPath {
+        guard let engine = layer.engine else { return try ResolvedKeyPath(keyPath, kind: layer.kind) }
+        let key = CacheKey(kind: layer.kind, keyPath: keyPath)
+        if let r = engine.resolvedKeyPaths[key] { return r }
+        let r = try ResolvedKeyPath(keyPath, kind: layer.kind)
+        if engine.resolvedKeyPaths.count < Engine.maximumResolvedKeyPaths { engine.resolvedKeyPaths[key] = r }
+        return r
+    }
+
     func read(_ layer: Layer) -> Value {
         switch slot {
         case .position: return .point(layer.state.position)
@@ -172,11 +187,11 @@ enum AnimationEvaluation {
 /// opacity, bounds, anchorPoint) without a value function, evaluated on
 /// plain components: the same arithmetic as `AnimationEvaluation.basic` on
 /// Values (Interpolation's per-component rules), without making or copying
-/// a Value. Made when the animation is attached (`BasicAnimation.typedPlan`);
+/// a Value. Made from the animation's values when used: the animation keeps
+/// only its slot (`BasicAnimation.typedSlot`, set when attached), not a copy
+/// of its ends (memory per animated layer).
 /// Tests/CalunaTests/TypedEvaluationTests.swift compares both paths bit for bit.
-/// A class: the animation holds it, and evaluating borrows it (a struct of
-/// three vectors would be copied out at every frame).
-final class TypedBasic {
+struct TypedBasic {
     typealias Components = SIMD4<Double>
     let slot: ResolvedKeyPath.Slot
     let from: Components?, to: Components?, by: Components?
@@ -184,6 +199,11 @@ final class TypedBasic {
     /// The plan for `a`, or nil when its values or property need Values.
     init?(_ a: BasicAnimation) {
         guard a.valueFunction == nil, let slot = a.target?.slot else { return nil }
+        self.init(a, slot: slot)
+    }
+
+    /// The plan for `a` on `slot`, or nil when a value is not of the slot's kind.
+    init?(_ a: BasicAnimation, slot: ResolvedKeyPath.Slot) {
         func typed(_ v: Value?) -> Components?? {
             guard let v, v != .null else { return .some(nil) }
             return TypedBasic.components(v, slot).map { .some($0) }

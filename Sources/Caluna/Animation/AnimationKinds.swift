@@ -8,8 +8,11 @@ public class BasicAnimation: PropertyAnimation {
     // Resolved at commit: the presentation value when the animation started,
     // used where the table says "the current value".
     @exclusivity(unchecked) var capturedValue: Value? = nil
-    /// Set when attached, for whole numbers, points and rects (TypedBasic).
-    var typedPlan: TypedBasic? = nil
+    /// Set when attached, for whole numbers, points and rects: the property
+    /// evaluated on components (TypedBasic).
+    @exclusivity(unchecked) var typedSlot: ResolvedKeyPath.Slot? = nil
+    /// The typed plan (made from the frozen values each time it is asked for).
+    var typedPlan: TypedBasic? { typedSlot.flatMap { TypedBasic(self, slot: $0) } }
 
     public override var className: String { "BasicAnimation" }
     override func makeEmpty() -> Animation { BasicAnimation() }
@@ -27,7 +30,7 @@ public class BasicAnimation: PropertyAnimation {
 
     override func prepareAttached(fallbackDuration fallback: Double) {
         super.prepareAttached(fallbackDuration: fallback)
-        typedPlan = LayerProperty.fastPathsEnabled ? TypedBasic(self) : nil
+        typedSlot = LayerProperty.fastPathsEnabled ? TypedBasic(self)?.slot : nil
     }
 
     /// How far from the start value to the end value at eased progress `p`.

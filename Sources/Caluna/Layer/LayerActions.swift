@@ -53,7 +53,19 @@ extension Layer {
     /// `style.actions[key]` (nested styles in turn) → the default action.
     /// nil continues the search; `.null` stops it; the answer is never
     /// `.null` (no action is nil), as in Core Animation.
-    public func action(forKey key: String) throws -> LayerAction? {
+    public func action(forKey key: String) throws -> LayerAction? { try resolveAction(forKey: key).action }
+
+    /// `action(forKey:)`, and whether the answer is a default action made
+    /// for this call (no one else holds its animation).
+    func resolveAction(forKey key: String) throws -> (action: LayerAction?, made: Bool) {
+        let found = try lookUpAction(forKey: key)
+        if let found { return (found, false) }
+        return (Layer.defaultAction(forKey: key, transaction: engine?.transaction, kind: kind), true)
+    }
+
+    /// The delegate's, the actions dictionary's, the style's or the
+    /// override's answer; .some(nil) when one of them says "no action".
+    private func lookUpAction(forKey key: String) throws -> LayerAction?? {
         func answer(_ a: LayerAction?) -> LayerAction?? {
             guard let a else { return nil }
             if case .null = a { return .some(nil) }
@@ -68,8 +80,8 @@ extension Layer {
             s = cur.style
             level += 1
         }
-        if let override = defaultActionOverride { return answer(try override(self, key)) ?? nil }
-        return Layer.defaultAction(forKey: key, transaction: engine?.transaction, kind: kind)
+        if let override = defaultActionOverride { return .some(answer(try override(self, key)) ?? nil) }
+        return nil
     }
 
     /// +defaultActionForKey: a basic animation for every animatable property
@@ -125,29 +137,29 @@ extension Engine {
             }
             actionNesting += 1
             defer { actionNesting -= 1 }
-            switch try layer.action(forKey: key) {
+            let (action, made) = try layer.resolveAction(forKey: key)
+            switch action {
             case nil, .null?: return
             case .custom(let c)?: try c.run(forKey: key, layer: layer, arguments: nil)
-            case .animation(let a)?: try run(a, forKey: key, on: layer)
+            case .animation(let a)?: try run(made ? a : a.copy(), forKey: key, on: layer)
             }
         } catch {
             if actionError == nil { actionError = error }
         }
     }
 
-    /// Runs an animation action: a copy is added under the event key (a
-    /// transition under "transition"); a property animation without a key
-    /// path gets the property's; a basic animation without a fromValue starts
-    /// from what is on screen now.
-    private func run(_ animation: Animation, forKey key: String, on layer: Layer) throws {
-        let a = animation.copy()
+    /// Runs an animation action (`a` is the action's own copy): it is added
+    /// under the event key (a transition under "transition"); a property
+    /// animation without a key path gets the property's; a basic animation
+    /// without a fromValue starts from what is on screen now.
+    private func run(_ a: Animation, forKey key: String, on layer: Layer) throws {
         if let p = a as? PropertyAnimation, p.keyPath == nil, LayerProperties.named(key, kind: layer.kind) != nil { p.keyPath = key }
         if let b = a as? BasicAnimation, b.fromValue == nil, b.valueFunction == nil, let keyPath = b.keyPath,
            let shown = layer.presentation() {
             let v = try shown.value(forKeyPath: keyPath)
             if v != .null { b.fromValue = v }
         }
-        try layer.addAnimation(a, forKey: a is Transition ? ActionKey.transition : key)
+        try layer.attach(a, forKey: a is Transition ? ActionKey.transition : key)
     }
 
     /// The first error an action raised since the last call, thrown once.

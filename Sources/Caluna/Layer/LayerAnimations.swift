@@ -52,10 +52,17 @@ extension Layer {
     @discardableResult
     public func addAnimation(_ animation: Animation, forKey key: String?) throws -> Animation {
         try checkModel("addAnimation")
+        return try attach(animation.copy(), forKey: key)
+    }
+
+    /// addAnimation for an animation no one else holds (an action's own
+    /// copy): attached as it is, not copied again.
+    @discardableResult
+    func attach(_ copy: Animation, forKey key: String?) throws -> Animation {
+        try checkModel("addAnimation")
         // One transition per layer: whatever key is given, a transition is
         // kept under "transition" (kCATransition; spec R-X2, fact 8-44).
-        let key = animation is Transition ? ActionKey.transition : key
-        let copy = animation.copy()
+        let key = copy is Transition ? ActionKey.transition : key
         // Charged before validation builds the keyframe track.
         copy.memoryCharge = try MemoryCharge(engine?.memory, copy.estimatedBytes(on: self), "addAnimation (\(copy.className))")
         try copy.validate(for: self)
