@@ -192,4 +192,56 @@ import Glibc
             #expect(p.opacity > 0.5 && p.opacity < 1, "mid-fade: \(p.opacity)")
         }
     }
+
+    /// Resolved key paths are shared per engine up to the documented bound
+    /// (docs/limits.md); past it they are still resolved, not kept.
+    @Test func resolvedKeyPathsAreSharedUpToTheBound() throws {
+        let e = try Engine(size: Size(100, 100))
+        var resolved = 0
+        for kind in LayerKind.allCases {
+            let l = e.makeLayer(kind: kind)
+            let components = ["", ".x", ".y", ".width", ".height", ".origin.x", ".size.width", ".rotation.z", ".scale"]
+            for p in LayerProperties.all where p.animatable {
+                for c in components {
+                    guard let a = try? ResolvedKeyPath.resolve(p.key + c, for: l) else { continue }
+                    resolved += 1
+                    let full = e.resolvedKeyPaths.count == Engine.maximumResolvedKeyPaths
+                    #expect(full || a === (try? ResolvedKeyPath.resolve(p.key + c, for: l)))
+                }
+            }
+        }
+        #expect(resolved > Engine.maximumResolvedKeyPaths, "\(resolved) key paths resolved")
+        #expect(e.resolvedKeyPaths.count == Engine.maximumResolvedKeyPaths)
+    }
+
+    /// A layer whose animation is replaced in every frame is planned again
+    /// each time; the tracks left behind stay within the documented bound.
+    @Test func replanningKeepsThePlanBounded() throws {
+        let e = try Engine(size: Size(100, 100))
+        let still = e.makeLayer(), busy = e.makeLayer()
+        try e.root.addSublayer(still)
+        try e.root.addSublayer(busy)
+        for (l, key) in [(still, "position"), (busy, "opacity")] {
+            let a = BasicAnimation()
+            a.keyPath = key
+            a.toValue = key == "opacity" ? .number(0) : .point(Point(10, 10))
+            a.timing.duration = 1
+            a.timing.repeatCount = .infinity
+            try l.addAnimation(a, forKey: key)
+        }
+        try e.step(0)
+        var most = 0
+        for frame in 1...3000 {
+            let a = BasicAnimation()
+            a.keyPath = "opacity"
+            a.toValue = .number(Double(frame % 10) / 10)
+            a.timing.duration = 1
+            a.timing.repeatCount = .infinity
+            try busy.addAnimation(a, forKey: "opacity")
+            try e.step(1.0 / 60)
+            most = max(most, e.evaluationPlan.tracks.count)
+        }
+        #expect(most <= 1024 + 8, "\(most) tracks held")
+        #expect(e.plannedEvaluations > 3000, "the still layer stays on the plan: \(e.plannedEvaluations)")
+    }
 }

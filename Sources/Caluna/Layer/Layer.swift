@@ -16,6 +16,12 @@ public final class Layer: Linked {
     /// The engine the layer belongs to (nil once it is freed); layers never
     /// move between engines.
     public var engine: Engine? { engineLink?.target }
+    /// `engine?.takeActionError()` without counting a reference to the
+    /// engine (every typed property set asks it).
+    func takeEngineActionError() throws {
+        guard let e = engineLink?.unretained else { return }
+        try e._withUnsafeGuaranteedRef { try $0.takeActionError() }
+    }
     private let engineLink: Link<Engine>?
     public internal(set) var superlayer: Layer? {
         get { superlayerLink?.target }
@@ -325,7 +331,7 @@ public final class Layer: Linked {
     public convenience init() { self.init(engine: nil) }
 
     /// True for the read-only copies `presentationLayer` returns.
-    public var isPresentation: Bool { modelLayerReference != nil }
+    public var isPresentation: Bool { modelLink?.unretained != nil }
 
     /// On a presentation layer, the model layer; otherwise the layer itself.
     public var modelLayer: Layer { modelLayerReference ?? self }

@@ -97,7 +97,7 @@ public final class LayerProperty {
     private func setTyped(_ layer: Layer, _ write: () throws -> Void) throws {
         try layer.checkModel(key)
         try write()
-        try layer.engine?.takeActionError()
+        try layer.takeEngineActionError()
     }
 
     /// Sets after checking kind and finiteness; range rules live in `write`.

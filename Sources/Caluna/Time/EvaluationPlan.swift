@@ -73,7 +73,7 @@ struct EvaluationPlan {
     /// rebuild when garbage outgrew the live tracks, else entries for the
     /// layers appended since.
     mutating func sync(with layers: [Layer], inTree: (Layer) -> Bool) {
-        if !valid || garbage > 1024 + tracks.count / 2 || entries.count > layers.count {
+        if !valid || garbage > 1024 + (tracks.count - garbage) / 2 || entries.count > layers.count {
             self = EvaluationPlan(fast: isFast)
             valid = true
             entries.reserveCapacity(layers.count)
