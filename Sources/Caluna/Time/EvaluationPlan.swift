@@ -81,6 +81,14 @@ struct EvaluationPlan {
         while entries.count < layers.count { entries.append(plan(layers[entries.count], inTree)) }
     }
 
+    /// Room for `n` entries about to be planned again, when they are many
+    /// (every layer of a scene starting at once): the tracks array then
+    /// grows once to its size instead of doubling past it (memory per
+    /// animated layer). Few are left to the array's own growth.
+    mutating func reserve(replanning n: Int) {
+        if n > 1024, n > tracks.count / 4 { tracks.reserveCapacity(tracks.count + n) }
+    }
+
     /// Plans entry `i` again (its layer's animations changed).
     mutating func replan(_ i: Int, inTree: (Layer) -> Bool) {
         garbage += Int(entries[i].trackCount)

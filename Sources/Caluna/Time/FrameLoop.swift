@@ -260,6 +260,7 @@ extension Engine {
                 } }
             }
         }
+        evaluationPlan.reserve(replanning: moved.count)
         for i in moved { evaluationPlan.replan(i, inTree: isInTree) }
         if !done.isEmpty {
             var kept: [Layer] = []
