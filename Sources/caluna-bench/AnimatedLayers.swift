@@ -112,3 +112,46 @@ final class AnimatedLayers100kTwoTimings: AnimatedLayers100k {
     override class var name: String { "animated-layers-100k-two-timings" }
     override class var opacityDurationScale: Double { 0.75 }
 }
+
+/// animated-layers-100k with changes in every frame, as a live scene has:
+/// a layer joins a small container and the previous one leaves, and one
+/// animated layer's opacity animation is replaced by an equal one. The
+/// evaluation plan follows each change (a few entries planned again), so a
+/// frame costs about what a still frame costs. (The container keeps the
+/// tree change small: committing a change to a layer's sublayers costs
+/// O(its sublayers), and the root holds all 100,000.)
+final class AnimatedLayers100kChurn: AnimatedLayers100k {
+    override class var name: String { "animated-layers-100k-churn" }
+    override var detail: String { "\(Self.count) layers x 2 anims, 3 changes a frame" }
+    var container: Layer? = nil
+    var spare: Layer? = nil
+    var next = 0
+
+    override func runCaluna() throws {
+        let box: Layer
+        if let c = container { box = c } else {
+            box = engine.makeLayer()
+            try engine.root.addSublayer(box)
+            container = box
+        }
+        spare?.removeFromSuperlayer()
+        let s = engine.makeLayer()
+        try box.addSublayer(s)
+        spare = s
+        let i = next % layers.count
+        next += 1
+        let a = BasicAnimation()
+        a.keyPath = "opacity"
+        a.fromValue = .number(1)
+        a.toValue = .number(0.2)
+        a.timing.duration = tracks[i].duration
+        a.timing.repeatCount = .infinity
+        a.timing.autoreverses = true
+        // Not 0 (which means "now"): the replacement runs in step with the
+        // animation it replaces, so the check against the loop still holds.
+        a.timing.beginTime = 1e-12
+        a.timingFunction = .easeInEaseOut
+        try layers[i].addAnimation(a, forKey: "opacity")
+        try super.runCaluna()
+    }
+}

@@ -3,7 +3,7 @@ import Glibc
 /// Every benchmark, in the order they run. Add a row here.
 let allBenchmarks: [Benchmark.Type] = [
     SolidLayers.self,
-    AnimatedLayers.self, AnimatedLayers100k.self, AnimatedLayers100kTwoTimings.self,
+    AnimatedLayers.self, AnimatedLayers100k.self, AnimatedLayers100kTwoTimings.self, AnimatedLayers100kChurn.self,
     LayerMemory.self,
     LuaPropertySet.self, LuaPropertyGet.self, LuaPropertyPoint.self, LuaPropertyImplicit.self,
     CProperty.self, LuaHeldLayers.self,

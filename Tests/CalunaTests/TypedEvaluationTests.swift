@@ -244,4 +244,46 @@ import Glibc
         #expect(most <= 1024 + 8, "\(most) tracks held")
         #expect(e.plannedEvaluations > 3000, "the still layer stays on the plan: \(e.plannedEvaluations)")
     }
+
+    /// Changes in a frame — a layer joining and leaving a container, one
+    /// layer's animation replaced — plan only what changed: every other
+    /// animated layer stays on the plan's loop.
+    @Test func changesKeepTheOtherLayersOnThePlan() throws {
+        let e = try Engine(size: Size(100, 100))
+        var layers: [Layer] = []
+        for i in 0..<500 {
+            let l = e.makeLayer()
+            try e.root.addSublayer(l)
+            for (key, to) in [("position", Value.point(Point(Double(i), 5))), ("opacity", Value.number(0.2))] {
+                let a = BasicAnimation()
+                a.keyPath = key
+                a.toValue = to
+                a.timing.duration = 1 + Double(i % 7) / 10
+                a.timing.repeatCount = .infinity
+                a.timing.autoreverses = true
+                try l.addAnimation(a, forKey: key)
+            }
+            layers.append(l)
+        }
+        let box = e.makeLayer()
+        try e.root.addSublayer(box)
+        try e.step(0)
+        try e.step(1.0 / 60)
+        var spare: Layer? = nil
+        for frame in 0..<50 {
+            spare?.removeFromSuperlayer()
+            let s = e.makeLayer()
+            try box.addSublayer(s)
+            spare = s
+            let a = BasicAnimation()
+            a.keyPath = "opacity"
+            a.toValue = .number(0.5)
+            a.timing.duration = 1
+            try layers[frame].addAnimation(a, forKey: "opacity")
+            let (before, evaluations) = (e.plannedEvaluations, e.layerEvaluations)
+            try e.step(1.0 / 60)
+            #expect(e.plannedEvaluations - before >= layers.count - 3, "frame \(frame): \(e.plannedEvaluations - before) of \(layers.count) on the plan")
+            #expect(e.layerEvaluations - evaluations <= layers.count + 3, "frame \(frame): \(e.layerEvaluations - evaluations) evaluations")
+        }
+    }
 }

@@ -268,6 +268,13 @@ public final class Layer: Linked {
     @inline(__always)
     func withCommittedState<R>(_ body: (UnsafePointer<LayerState>) -> R) -> R { committedBox.withValueInPlace(body) }
 
+    /// The model's timing differs from the committed one (its sublayers'
+    /// time moves at the next commit).
+    var timingChangedSinceCommit: Bool {
+        withState { $0.pointee.rare.withValue { $0.pointee.timing } }
+            != withCommittedState { $0.pointee.rare.withValue { $0.pointee.timing } }
+    }
+
     /// Shows `model`'s committed state on this presentation layer, sharing its copy.
     func showCommittedState(of model: Layer) { showState(model.committedBox) }
     /// The presentation must be given the whole committed state before its

@@ -131,25 +131,46 @@ extension Engine {
         // Nothing changed since the presentation was evaluated at this time.
         if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,
            layersWithNewAnimations.isEmpty { return }
-        // New animations start from what is on screen now.
-        if !layersWithNewAnimations.isEmpty { evaluateIfClockMoved() }
+        // New animations start from what is on screen now: their layers are
+        // brought to the current time (the others are evaluated below).
+        if !layersWithNewAnimations.isEmpty, lastEvaluatedTick != nil, lastEvaluatedTick != clock.ticks {
+            let now = mediaTime
+            var hosts = HostTimes(now: now)
+            var seen = Set<ObjectIdentifier>()
+            for l in layersWithNewAnimations where seen.insert(ObjectIdentifier(l)).inserted
+                && animatedLayerIDs.contains(ObjectIdentifier(l)) {
+                _ = evaluate(l, now: now, parentTime: { hosts.time(of: .passUnretained($0)) })
+            }
+        }
         stampNewAnimations()
         // The first commit makes the presentation tree (scene set-up before it
         // does not animate: layers without a presentation run no actions).
         if root.presentationLayer == nil { root.ensurePresentation() }
         let changed = layersNeedingCommit.compactMap { $0.layer }
         layersNeedingCommit = []
+        // A committed timing of a layer with layers below moves their time.
+        var timeMoved = false
         for l in changed {
             l.needsCommit = false
             guard let p = l.presentationLayer else { continue }
+            if !timeMoved, !l.sublayers.isEmpty || l.maskLayer != nil, l.timingChangedSinceCommit { timeMoved = true }
             l.commitState()
-            if !animatedLayerIDs.contains(ObjectIdentifier(l)) { p.showCommittedState(of: l) }
+            let id = ObjectIdentifier(l)
+            if !animatedLayerIDs.contains(id) {
+                p.showCommittedState(of: l)
+            } else if changedAnimationIDs.insert(id).inserted {
+                layersWithChangedAnimations.append(l)
+            }
         }
         for l in changed where l.sublayersNeedCommit {
             l.sublayersNeedCommit = false
             l.commitSublayers()
         }
-        evaluateAnimations()
+        // At the time the presentation was evaluated, only the layers that
+        // changed are evaluated again: a frame with changes made between
+        // steps evaluated every animated layer twice (before and after the
+        // clock moved).
+        if lastEvaluatedTick == clock.ticks, !timeMoved { evaluateChangedAnimations() } else { evaluateAnimations() }
     }
 
     /// Fixes beginTime (0 → the layer's time now) and captures the values a
@@ -216,8 +237,14 @@ extension Engine {
         layersWithChangedAnimations = []
         changedAnimationIDs = []
         let now = mediaTime
+        var emptied = Set<ObjectIdentifier>()
         for l in changed where animatedLayerIDs.contains(ObjectIdentifier(l)) {
-            _ = evaluate(l, now: now, parentTime: { $0.localTime(atMediaTime: now) })
+            if !evaluate(l, now: now, parentTime: { $0.localTime(atMediaTime: now) }) { emptied.insert(ObjectIdentifier(l)) }
+        }
+        // Layers left without animations are let go now, not at the next
+        // time the clock moves (a script stepping by 0 frees them).
+        if !emptied.isEmpty {
+            dropAnimatedLayers(at: animatedLayers.indices.filter { emptied.contains(ObjectIdentifier(animatedLayers[$0])) })
         }
     }
 
@@ -262,21 +289,25 @@ extension Engine {
         }
         evaluationPlan.reserve(replanning: moved.count)
         for i in moved { evaluationPlan.replan(i, inTree: isInTree) }
-        if !done.isEmpty {
-            var kept: [Layer] = []
-            kept.reserveCapacity(animatedLayers.count - done.count)
-            var next = 0
-            for (i, l) in animatedLayers.enumerated() {
-                if next < done.count, done[next] == i {
-                    next += 1
-                    animatedLayerIDs.remove(ObjectIdentifier(l))
-                } else {
-                    kept.append(l)
-                }
+        dropAnimatedLayers(at: done)
+    }
+
+    /// Drops the animated layers at `indices` (ascending) and their plan entries.
+    private func dropAnimatedLayers(at indices: [Int]) {
+        guard !indices.isEmpty else { return }
+        var kept: [Layer] = []
+        kept.reserveCapacity(animatedLayers.count - indices.count)
+        var next = 0
+        for (i, l) in animatedLayers.enumerated() {
+            if next < indices.count, indices[next] == i {
+                next += 1
+                animatedLayerIDs.remove(ObjectIdentifier(l))
+            } else {
+                kept.append(l)
             }
-            animatedLayers = kept
-            evaluationPlan.remove(done)
         }
+        animatedLayers = kept
+        evaluationPlan.remove(indices)
     }
 
     /// The local time of each host layer, remembered for the next sibling.
