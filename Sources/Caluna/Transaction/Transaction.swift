@@ -110,12 +110,21 @@ public final class TransactionStack {
     /// +valueForKey: the innermost transaction's value for `key`, or nil.
     public func value(forKey key: String) -> Any? {
         if key == TransactionStack.completionBlockKey { return completionBlock }
-        for f in frames.reversed() { if let v = f.values[key] { return v } }
+        if let v = innermost(key) { return v }
         switch key {
         case TransactionStack.animationDurationKey: return MediaTiming.defaultDuration
         case TransactionStack.disableActionsKey: return false
         default: return nil
         }
+    }
+
+    /// The innermost value set for `key`, or nil. Frames without values are
+    /// passed over without a lookup: every property set with actions asks
+    /// for three of these.
+    @inline(__always)
+    private func innermost(_ key: String) -> Any? {
+        for f in frames.reversed() where !f.values.isEmpty { if let v = f.values[key] { return v } }
+        return nil
     }
 
     /// +setValue:forKey: on the innermost transaction; nil removes the
@@ -152,17 +161,17 @@ public final class TransactionStack {
     private func describe(_ v: Any?) -> String { v.map { "\($0)" } ?? "nil" }
 
     public var animationDuration: Double {
-        get { value(forKey: TransactionStack.animationDurationKey) as? Double ?? MediaTiming.defaultDuration }
+        get { innermost(TransactionStack.animationDurationKey) as? Double ?? MediaTiming.defaultDuration }
         set { try? setValue(newValue, forKey: TransactionStack.animationDurationKey) }
     }
 
     public var disableActions: Bool {
-        get { value(forKey: TransactionStack.disableActionsKey) as? Bool ?? false }
+        get { innermost(TransactionStack.disableActionsKey) as? Bool ?? false }
         set { top.values[TransactionStack.disableActionsKey] = newValue }
     }
 
     public var animationTimingFunction: TimingFunction? {
-        get { value(forKey: TransactionStack.animationTimingFunctionKey) as? TimingFunction }
+        get { innermost(TransactionStack.animationTimingFunctionKey) as? TimingFunction }
         set { top.values[TransactionStack.animationTimingFunctionKey] = newValue }
     }
 
