@@ -165,11 +165,37 @@ struct ResultBuffer {
 
 /// Addresses of the live engines. A pointer not in this set is refused before
 /// it is dereferenced, so NULL, destroyed and garbage engine pointers are errors.
-private let liveEngines = Mutex<Set<UInt>>([])
+private let liveEngines = Mutex(LiveEngines())
+
+/// The live engine addresses: the first few in a small array scanned
+/// linearly, the rest in a set (hashing an address cost a sixth of a
+/// `caluna_layer_set`, and a host rarely has more than a handful).
+private struct LiveEngines {
+    static let listed = 8
+    var few: [UInt] = []
+    var more: Set<UInt> = []
+
+    func contains(_ key: UInt) -> Bool { few.contains(key) || (!more.isEmpty && more.contains(key)) }
+
+    mutating func insert(_ key: UInt) {
+        if few.count < LiveEngines.listed { few.append(key) } else { more.insert(key) }
+    }
+
+    /// False if `key` was not there.
+    mutating func remove(_ key: UInt) -> Bool {
+        if let i = few.firstIndex(of: key) {
+            few.remove(at: i)
+            // Keep the array full while the set has some.
+            if let k = more.popFirst() { few.append(k) }
+            return true
+        }
+        return more.remove(key) != nil
+    }
+}
 
 func registerEngine(_ ce: CEngine) -> OpaquePointer {
     let p = Unmanaged.passRetained(ce).toOpaque()
-    liveEngines.withLock { _ = $0.insert(UInt(bitPattern: p)) }
+    liveEngines.withLock { $0.insert(UInt(bitPattern: p)) }
     return OpaquePointer(p)
 }
 
@@ -250,7 +276,7 @@ func releaseEngine(_ ce: CEngine) {
 /// Removes a destroyed engine from the registry; false if it was not there.
 func unregisterEngine(_ p: OpaquePointer) -> Bool {
     let key = UInt(bitPattern: UnsafeRawPointer(p))
-    return liveEngines.withLock { $0.remove(key) != nil }
+    return liveEngines.withLock { $0.remove(key) }
 }
 
 /// The engine of the innermost call running on this thread (a callback of

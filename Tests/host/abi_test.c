@@ -237,6 +237,29 @@ static void test_unusable_engines(void) {
     every_function((caluna_engine *)(void *)not_an_engine, CALUNA_ERR_STALE_HANDLE);
 }
 
+/* More engines than the registry lists in its small array (8): each live one answers, each
+ * destroyed one is a stale pointer, whatever the order they go in. */
+static void test_many_engines(void) {
+    enum { N = 20 };
+    caluna_engine *e[N];
+    int alive[N];
+    caluna_layer root;
+    for (int i = 0; i < N; i++) {
+        e[i] = NULL;
+        EXPECT_OK(NULL, caluna_engine_create(NULL, &e[i]));
+        alive[i] = e[i] != NULL;
+    }
+    for (int round = 0; round < N; round++) {
+        int victim = (round * 7 + 3) % N;   /* 7 and 20 are coprime: every engine once */
+        if (alive[victim]) EXPECT_OK(NULL, caluna_engine_destroy(e[victim]));
+        alive[victim] = 0;
+        for (int i = 0; i < N; i++) {
+            if (!e[i]) continue;
+            EXPECT(alive[i] ? e[i] : NULL, caluna_root_layer(e[i], &root), alive[i] ? CALUNA_OK : CALUNA_ERR_STALE_HANDLE);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* the listing 1.1 scene: R 300x300 #aaaaaa; L (50,50,200,200) white in R; B (50,50,100,100)
  * blue in L. */
@@ -1071,6 +1094,7 @@ int main(void) {
     test_version();
     test_engine_options();
     test_unusable_engines();
+    test_many_engines();
     s = make_scene();
     test_scene_properties(&s);
     test_tree(&s);
