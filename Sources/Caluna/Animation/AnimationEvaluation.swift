@@ -62,13 +62,14 @@ final class ResolvedKeyPath {
     /// Sets the property of presentation `layer` back to its value in
     /// `model`'s committed state: only for the properties `slot` names.
     func reset(_ layer: Layer, from model: Layer) {
+        // The committed state is read in place (`committedState` copies all of it).
         switch slot {
-        case .position: layer.state.position = model.committedState.position
-        case .opacity: layer.state.opacity = model.committedState.opacity
-        case .bounds: layer.state.bounds = model.committedState.bounds
-        case .transform: layer.state.transform = model.committedState.transform
-        case .anchorPoint: layer.state.anchorPoint = model.committedState.anchorPoint
-        case .backgroundColor: layer.state.backgroundColor = model.committedState.backgroundColor
+        case .position: layer.state.position = model.withCommittedState { $0.pointee.position }
+        case .opacity: layer.state.opacity = model.withCommittedState { $0.pointee.opacity }
+        case .bounds: layer.state.bounds = model.withCommittedState { $0.pointee.bounds }
+        case .transform: layer.state.transform = model.withCommittedState { $0.pointee.transform }
+        case .anchorPoint: layer.state.anchorPoint = model.withCommittedState { $0.pointee.anchorPoint }
+        case .backgroundColor: layer.state.backgroundColor = model.withCommittedState { $0.pointee.backgroundColor }
         case .other: break
         }
     }

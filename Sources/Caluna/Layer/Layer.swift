@@ -85,7 +85,7 @@ public final class Layer: Linked {
     }
 
     /// While set, changes bump the layer's own generation but are noted in
-    /// its ancestors once, when `noteHeldChanges` ends the batch: evaluating
+    /// its ancestors once, when `holdingChanges` ends the batch: evaluating
     /// animations changes a presentation layer several times per frame.
     @exclusivity(unchecked) private var changesHeld = false
 
@@ -270,10 +270,7 @@ public final class Layer: Linked {
 
     /// The model's timing differs from the committed one (its sublayers'
     /// time moves at the next commit).
-    var timingChangedSinceCommit: Bool {
-        withState { $0.pointee.rare.withValue { $0.pointee.timing } }
-            != withCommittedState { $0.pointee.rare.withValue { $0.pointee.timing } }
-    }
+    var timingChangedSinceCommit: Bool { withState(LayerState.timing) != withCommittedState(LayerState.timing) }
 
     /// Shows `model`'s committed state on this presentation layer, sharing its copy.
     func showCommittedState(of model: Layer) { showState(model.committedBox) }

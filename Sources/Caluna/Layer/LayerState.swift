@@ -42,6 +42,9 @@ public struct LayerState: Equatable {
         set { rare.value.timing = newValue }
     }
 
+    /// The timing of the state at `s`, read in place (no copy of the state).
+    static func timing(_ s: UnsafePointer<LayerState>) -> MediaTiming { s.pointee.rare.withValue { $0.pointee.timing } }
+
     /// The sublayer transform and the layer's timing, boxed and shared until
     /// a layer changes one (few do): every state is smaller by both.
     var rare = LayerRareState.shared

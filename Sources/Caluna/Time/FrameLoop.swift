@@ -1,4 +1,3 @@
-import Glibc
 /// An animation start or stop waiting for delivery to its delegate.
 struct AnimationEvent {
     enum Kind { case start, stop(finished: Bool) }
@@ -229,17 +228,18 @@ extension Engine {
     /// animations changed since can show anything else: they are evaluated
     /// again, the others are left as they are (the same result as evaluating
     /// every layer; an implicit animation reads its layer's presentation, so
-    /// N sets in one frame cost O(N), not O(N²)). The animated-layer list is
-    /// tidied by the next full evaluation.
+    /// N sets in one frame cost O(N), not O(N²)).
     private func evaluateChangedAnimations() {
         presentationStale = false
         let changed = layersWithChangedAnimations
         layersWithChangedAnimations = []
         changedAnimationIDs = []
-        let now = mediaTime
+        var hosts = HostTimes(now: mediaTime)
         var emptied = Set<ObjectIdentifier>()
         for l in changed where animatedLayerIDs.contains(ObjectIdentifier(l)) {
-            if !evaluate(l, now: now, parentTime: { $0.localTime(atMediaTime: now) }) { emptied.insert(ObjectIdentifier(l)) }
+            if !evaluate(l, now: hosts.now, parentTime: { hosts.time(of: .passUnretained($0)) }) {
+                emptied.insert(ObjectIdentifier(l))
+            }
         }
         // Layers left without animations are let go now, not at the next
         // time the clock moves (a script stepping by 0 frees them).
@@ -264,7 +264,6 @@ extension Engine {
         layersWithChangedAnimations = []
         changedAnimationIDs = []
         let now = mediaTime
-        if getenv("XREBUILD") != nil { evaluationPlan.invalidate() }
         evaluationPlan.sync(with: animatedLayers, inTree: isInTree)
         // Siblings share their superlayer's time: compute it once per run.
         var hosts = HostTimes(now: now)
@@ -275,8 +274,7 @@ extension Engine {
                 plan.tracks.withUnsafeBufferPointer { tracks in plan.curves.withUnsafeBufferPointer { curves in
                     for i in entries.indices {
                         let e = entries[i]
-                        if e.trackCount > 0,
-                           evaluateFast(e, tracks, curves, hosts: &hosts) == .done { continue }
+                        if e.trackCount > 0, evaluateFast(e, tracks, curves, hosts: &hosts) { continue }
                         let l = e.layer.takeUnretainedValue()
                         if !evaluate(l, now: now, parentTime: { hosts.time(of: .passUnretained($0)) }) {
                             done.append(i)

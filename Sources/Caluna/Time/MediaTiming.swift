@@ -27,9 +27,10 @@ public struct MediaTiming: Equatable, Sendable {
     /// Equal to the bit (unlike `==`, tells 0 from -0): two animations with
     /// identical timings give identical samples at any time.
     func isIdentical(to o: MediaTiming) -> Bool {
-        [beginTime, duration, speed, timeOffset, repeatCount, repeatDuration].map(\.bitPattern)
-            == [o.beginTime, o.duration, o.speed, o.timeOffset, o.repeatCount, o.repeatDuration].map(\.bitPattern)
-            && autoreverses == o.autoreverses && fillMode == o.fillMode
+        func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern }
+        return same(beginTime, o.beginTime) && same(duration, o.duration) && same(speed, o.speed)
+            && same(timeOffset, o.timeOffset) && same(repeatCount, o.repeatCount)
+            && same(repeatDuration, o.repeatDuration) && autoreverses == o.autoreverses && fillMode == o.fillMode
     }
 
     /// Relative slack for the begin and end comparisons (well under a clock
