@@ -98,35 +98,44 @@ public struct LayerAppearance: Equatable {
 
 /// A value behind a reference, copied on write: cheap to copy while shared.
 public struct Boxed<T: Equatable>: Equatable {
-    // Unchecked: every access is a plain read or an in-place write of
-    // one field, and the evaluation loop reads these in every frame.
-    private final class Box { @exclusivity(unchecked) var value: T; init(_ v: T) { value = v } }
+    /// The value lives in the object's tail storage and is reached through
+    /// a pointer: a read in place (`withValue`) is then no formal access to a
+    /// stored property. Shared boxes (the defaults) are read by every
+    /// engine's thread, and an `inout` read of a stored property counts as a
+    /// modification to ThreadSanitizer.
+    private final class Box: ManagedBuffer<Void, T> {
+        static func make(_ v: T) -> Box {
+            let b = unsafeDowncast(Box.create(minimumCapacity: 1) { _ in }, to: Box.self)
+            b.withUnsafeMutablePointerToElements { $0.initialize(to: v) }
+            return b
+        }
+        var pointer: UnsafeMutablePointer<T> { withUnsafeMutablePointerToElements { $0 } }
+        deinit { _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) } }
+    }
     private var box: Box
-    public init(_ v: T) { box = Box(v) }
+    public init(_ v: T) { box = Box.make(v) }
     public var value: T {
-        get { box.value }
+        get { box.pointer.pointee }
         set {
-            if isKnownUniquelyReferenced(&box) { box.value = newValue } else { box = Box(newValue) }
+            if isKnownUniquelyReferenced(&box) { box.pointer.pointee = newValue } else { box = Box.make(newValue) }
         }
         // In place once unique (a changed field does not copy the whole value twice).
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
-            yield &box.value
+            if !isKnownUniquelyReferenced(&box) { box = Box.make(box.pointer.pointee) }
+            yield &box.pointer.pointee
         }
     }
     /// Reads the value in place (the getter copies all of it, retaining
     /// whatever it holds); the pointer is valid inside `body` only.
     @inline(__always)
-    func withValue<R>(_ body: (UnsafePointer<T>) -> R) -> R {
-        withUnsafeMutablePointer(to: &box.value) { body(UnsafePointer($0)) }
-    }
+    func withValue<R>(_ body: (UnsafePointer<T>) -> R) -> R { body(UnsafePointer(box.pointer)) }
     /// The same for a Boxed stored in a class: mutating only so that it is
     /// borrowed where it lies, not copied (a copy counts a reference).
     @inline(__always)
     mutating func withValueInPlace<R>(_ body: (UnsafePointer<T>) -> R) -> R { withValue(body) }
     /// True when both share one copy.
     func isSame(as other: Boxed) -> Bool { box === other.box }
-    public static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.value == b.box.value }
+    public static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.pointer.pointee == b.box.pointer.pointee }
 }
 
 /// What `Layer.extras` holds (see the forwarding properties there).
