@@ -187,21 +187,25 @@ private let currentKey: pthread_key_t = {
     return key
 }()
 
-/// One charge held by the object it pays for, as a stored property: made
-/// (and refused) before the allocation, released exactly once when the
-/// holder is freed, whatever path frees it. `resize` follows storage that
-/// grows or shrinks.
-public final class MemoryCharge: @unchecked Sendable {
+/// One charge held by the object it pays for, stored inline in it (no
+/// object of its own: the layers and animations that hold one per instance
+/// would each pay 48 bytes more): made (and refused) before the
+/// allocation, released exactly once when the holder is freed, whatever
+/// path frees it. `resize` follows storage that grows or shrinks.
+public struct HeldCharge: ~Copyable, @unchecked Sendable {
     /// nil: nothing is charged (no ledger was current).
     public let ledger: MemoryLedger?
     /// Bytes held now.
     public private(set) var bytes = 0
 
+    /// Nothing charged.
+    public init() { ledger = nil }
+
     /// Charges `bytes` to `ledger` (nothing when it is nil); throws as
     /// `MemoryLedger.charge` does.
     public init(_ ledger: MemoryLedger?, _ bytes: Int, _ what: @autoclosure () -> String) throws {
-        self.ledger = ledger
         try ledger?.charge(bytes, what())
+        self.ledger = ledger
         self.bytes = ledger == nil ? 0 : bytes
     }
 
@@ -214,7 +218,7 @@ public final class MemoryCharge: @unchecked Sendable {
 
     /// Charges or releases the difference so `bytes` becomes `newBytes`; on
     /// refusal nothing changes.
-    public func resize(to newBytes: Int, _ what: @autoclosure () -> String) throws {
+    public mutating func resize(to newBytes: Int, _ what: @autoclosure () -> String) throws {
         guard let ledger else { return }
         guard newBytes >= 0 else { throw CalunaError.invalid("\(what()): a negative memory charge (\(newBytes) bytes)") }
         if newBytes > bytes { try ledger.charge(newBytes - bytes, what()) } else { ledger.release(bytes - newBytes) }
@@ -223,11 +227,29 @@ public final class MemoryCharge: @unchecked Sendable {
 
     /// Sets the charge to `newBytes` without refusal (storage already made
     /// after a check).
-    func force(to newBytes: Int) {
+    mutating func force(to newBytes: Int) {
         guard let ledger, newBytes >= 0 else { return }
         if newBytes > bytes { ledger.force(newBytes - bytes) } else { ledger.release(bytes - newBytes) }
         bytes = newBytes
     }
 
     deinit { ledger?.release(bytes) }
+}
+
+/// A HeldCharge as an object, for holders that are values (copied, kept in
+/// arrays) and so cannot hold a noncopyable charge themselves.
+public final class MemoryCharge: @unchecked Sendable {
+    private var held: HeldCharge
+    public var ledger: MemoryLedger? { held.ledger }
+    public var bytes: Int { held.bytes }
+
+    public init(_ ledger: MemoryLedger?, _ bytes: Int, _ what: @autoclosure () -> String) throws {
+        held = try HeldCharge(ledger, bytes, what())
+    }
+
+    init(forcing ledger: MemoryLedger?, _ bytes: Int) { held = HeldCharge(forcing: ledger, bytes) }
+
+    public func resize(to newBytes: Int, _ what: @autoclosure () -> String) throws { try held.resize(to: newBytes, what()) }
+
+    func force(to newBytes: Int) { held.force(to: newBytes) }
 }

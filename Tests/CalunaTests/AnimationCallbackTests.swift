@@ -537,8 +537,8 @@ extension AnimationEngineTests {
         try s.l.addAnimation(moveX(duration: 1), forKey: "x")
         try s.e.step(0)
         let attached = try #require(s.l.animation(forKey: "x") as? BasicAnimation)
-        attached.timing.duration = 10  // no effect: the duration was resolved when attached
-        withKnownIssue("GAP: Swift code can mutate the attached copy (values, speed, delegate …) and the running animation changes") {
+        withKnownIssue("GAP: Swift code can mutate the attached copy (values, duration, speed, delegate …) and the running animation changes") {
+            attached.timing.duration = 10
             attached.toValue = .number(1000)
             attached.timing.speed = 2
             try s.e.advance(to: 0.25)

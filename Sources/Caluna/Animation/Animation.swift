@@ -12,23 +12,27 @@ public protocol AnimationDelegate: AnyObject {
 /// frozen copy; the caller's object stays editable and is never touched again.
 public class Animation {
     // The fields the evaluation loop reads in every frame are unchecked:
-    // an attached copy is frozen, and the others are plain values.
+    // an attached copy is frozen, and the others are plain values. (The
+    // flags follow the 50-byte timing, filling its padding.)
     @exclusivity(unchecked) public var timing = MediaTiming()
+    public var removedOnCompletion = true
+    /// True for the copy a layer holds: it may be read, never changed.
+    public internal(set) var isFrozen = false
     /// nil means linear (explicit animations' default).
     @exclusivity(unchecked) public var timingFunction: TimingFunction? = nil
-    public var removedOnCompletion = true
     /// Held strongly, as Core Animation does.
     public var delegate: AnimationDelegate? = nil
     /// Key-value tags (`setValue:forKey:` with any key); copies share them.
     public var tags: [String: Any] = [:]
-    /// True for the copy a layer holds: it may be read, never changed.
-    public internal(set) var isFrozen = false
-
-    // Resolved when attached (the frozen copy only).
-    /// The iteration length actually used (duration 0 → default).
-    @exclusivity(unchecked) var resolvedDuration = MediaTiming.defaultDuration
     /// The attached copy's cost in its engine's ledger (AnimationMemory.swift).
-    var memoryCharge: MemoryCharge? = nil
+    var memoryCharge = HeldCharge()
+
+    /// The iteration length actually used: an attached copy's duration was
+    /// resolved when it was attached (0 → the transaction's duration); any
+    /// other animation's is its duration, or the default when that is 0.
+    var resolvedDuration: Double {
+        isFrozen ? timing.duration : (timing.duration > 0 ? timing.duration : MediaTiming.defaultDuration)
+    }
 
     public init() {}
 
@@ -50,7 +54,6 @@ public class Animation {
         c.removedOnCompletion = removedOnCompletion
         c.delegate = delegate
         c.tags = tags
-        c.resolvedDuration = resolvedDuration
     }
 
     /// Refuses to change an attached copy (Core Animation throws too).
@@ -72,8 +75,7 @@ public class Animation {
     /// "is given the default duration" says.
     func prepareAttached(fallbackDuration fallback: Double) {
         isFrozen = true
-        resolvedDuration = timing.duration > 0 ? timing.duration : fallback
-        timing.duration = resolvedDuration
+        if !(timing.duration > 0) { timing.duration = fallback }
     }
 }
 
@@ -124,14 +126,13 @@ public enum ValueFunction: String, CaseIterable, Sendable {
 public class PropertyAnimation: Animation {
     /// "position", "position.x", "transform.rotation.z", "backgroundColor", …
     public var keyPath: String? = nil
+    // Resolved when attached.
+    var target: ResolvedKeyPath? = nil
     /// The value is added to the underlying value instead of replacing it.
     @exclusivity(unchecked) public var additive = false
     /// Each repeat starts where the previous one ended.
     @exclusivity(unchecked) public var cumulative = false
     public var valueFunction: ValueFunction? = nil
-
-    // Resolved when attached.
-    var target: ResolvedKeyPath? = nil
     /// `target` when it is a whole property the presentation can reset
     /// alone (AttachedAnimation.reset); overridden by kinds that write more.
     var resettableTarget: ResolvedKeyPath? { target.flatMap { $0.slot == .other ? nil : $0 } }

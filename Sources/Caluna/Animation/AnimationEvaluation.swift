@@ -50,7 +50,7 @@ final class ResolvedKeyPath {
         case .position: return .point(layer.state.position)
         case .opacity: return .number(layer.state.opacity)
         case .bounds: return .rect(layer.state.bounds)
-        case .transform: return .transform(layer.state.transform)
+        case .transform: return .transform(layer.transform)
         case .anchorPoint: return .point(layer.state.anchorPoint)
         case .backgroundColor: return layer.state.backgroundColor.map { .color($0) } ?? .null
         case .other: break

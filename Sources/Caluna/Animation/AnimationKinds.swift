@@ -1,6 +1,10 @@
 /// CABasicAnimation: from, to and by values (Apple's combination table lives
 /// in `AnimationEvaluation.endpoints`).
 public class BasicAnimation: PropertyAnimation {
+    /// Set when attached, for whole numbers, points and rects: the property
+    /// evaluated on components (TypedBasic). (First: it fits in the bytes
+    /// PropertyAnimation's flags leave before the values.)
+    @exclusivity(unchecked) var typedSlot: ResolvedKeyPath.Slot? = nil
     public var fromValue: Value? = nil
     public var toValue: Value? = nil
     public var byValue: Value? = nil
@@ -8,9 +12,6 @@ public class BasicAnimation: PropertyAnimation {
     // Resolved at commit: the presentation value when the animation started,
     // used where the table says "the current value".
     @exclusivity(unchecked) var capturedValue: Value? = nil
-    /// Set when attached, for whole numbers, points and rects: the property
-    /// evaluated on components (TypedBasic).
-    @exclusivity(unchecked) var typedSlot: ResolvedKeyPath.Slot? = nil
     /// The typed plan (made from the frozen values each time it is asked for).
     var typedPlan: TypedBasic? { typedSlot.flatMap { TypedBasic(self, slot: $0) } }
 

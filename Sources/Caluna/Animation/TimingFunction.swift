@@ -10,18 +10,80 @@
 /// named function equals a custom one with the same points. Control points are
 /// stored as Double; Apple stores `float` (0.58 reads back as 0.5799999833).
 public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
-    public let c1x: Double
-    public let c1y: Double
-    public let c2x: Double
-    public let c2y: Double
-    /// The Apple name ("easeIn", …) when created by name; nil for custom curves.
-    public let name: String?
+    /// The curve, behind one reference: an optional timing function is
+    /// then 8 bytes instead of 97 in every animation object, and the named
+    /// constants are shared by every animation that uses them.
+    private final class Curve: Sendable {
+        let c1x, c1y, c2x, c2y: Double
+        let name: String?
+        let solver: Solver
 
-    // Power-basis coefficients: x(s) = ((ax·s + bx)·s + cx)·s, same for y.
-    private let ax, bx, cx, ay, by, cy: Double
-    /// The curve is the identity when both control points lie on the diagonal;
-    /// then evaluate returns x exactly, without solver round-off.
-    private let isIdentity: Bool
+        init(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double, name: String?) {
+            self.c1x = c1x; self.c1y = c1y; self.c2x = c2x; self.c2y = c2y
+            self.name = name
+            solver = Solver(c1x, c1y, c2x, c2y)
+        }
+    }
+    private let curve: Curve
+
+    /// What evaluating the curve needs, as a plain value: a loop over many
+    /// animations keeps these (EvaluationPlan), with no reference to count
+    /// per evaluation.
+    struct Solver {
+        // Power-basis coefficients: x(s) = ((ax·s + bx)·s + cx)·s, same for y.
+        let ax, bx, cx, ay, by, cy: Double
+        /// The curve is the identity when both control points lie on the
+        /// diagonal; then evaluate returns x exactly, without solver round-off.
+        let isIdentity: Bool
+
+        init(_ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) {
+            cx = 3 * c1x; bx = 3 * (c2x - c1x) - cx; ax = 1 - cx - bx
+            cy = 3 * c1y; by = 3 * (c2y - c1y) - cy; ay = 1 - cy - by
+            isIdentity = c1x == c1y && c2x == c2y
+        }
+
+        /// TimingFunction.evaluate.
+        func evaluate(_ x: Double) -> Double {
+            if !(x > 0) { return 0 }
+            if x >= 1 { return 1 }
+            if isIdentity { return x }
+            let s = solveParameter(x)
+            return ((ay * s + by) * s + cy) * s
+        }
+
+        /// Solves x(s) = x for s in [0, 1]. x(s) is non-decreasing because c1x and
+        /// c2x lie in [0, 1], so a bracket [lo, hi] always holds the root: Newton
+        /// steps are taken while they stay inside it, bisection otherwise (flat
+        /// spots where x'(s) ≈ 0, e.g. easeOut near s = 0). Stops when the residual
+        /// is at rounding level or the bracket is narrower than 1e-14. (Curves with
+        /// a vertical tangent, e.g. (1,0,0,1) at x = 0.5, are ill-conditioned: there
+        /// s is only determined to ~(1e-16)^(1/3) by double rounding of x(s).)
+        func solveParameter(_ x: Double) -> Double {
+            var lo = 0.0, hi = 1.0
+            var s = x  // a good first guess: exact for the identity, close for mild curves
+            for _ in 0..<100 {
+                let err = ((ax * s + bx) * s + cx) * s - x
+                if abs(err) <= 1e-15 { return s }
+                if err < 0 { lo = s } else { hi = s }
+                if hi - lo <= 1e-14 { return 0.5 * (lo + hi) }
+                let slope = (3 * ax * s + 2 * bx) * s + cx
+                let next = slope > 1e-12 ? s - err / slope : .nan
+                if abs(next - s) <= 1e-15 { return next }  // Newton has stalled at rounding level
+                // The bracket test also rejects NaN.
+                s = (lo < next && next < hi) ? next : 0.5 * (lo + hi)
+            }
+            return s
+        }
+    }
+    /// The curve's solver (see Solver).
+    var solver: Solver { curve.solver }
+
+    public var c1x: Double { curve.c1x }
+    public var c1y: Double { curve.c1y }
+    public var c2x: Double { curve.c2x }
+    public var c2y: Double { curve.c2y }
+    /// The Apple name ("easeIn", …) when created by name; nil for custom curves.
+    public var name: String? { curve.name }
 
     /// Custom control points. x coordinates must lie in [0, 1] so the curve
     /// stays a function of time; y coordinates may overshoot. All must be finite.
@@ -37,11 +99,7 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
             throw CalunaError(.invalidArgument,
                               "timing function control point \(label) must lie in [0, 1], got \(fmt(v))")
         }
-        self.c1x = c1x; self.c1y = c1y; self.c2x = c2x; self.c2y = c2y
-        self.name = name
-        cx = 3 * c1x; bx = 3 * (c2x - c1x) - cx; ax = 1 - cx - bx
-        cy = 3 * c1y; by = 3 * (c2y - c1y) - cy; ay = 1 - cy - by
-        isIdentity = c1x == c1y && c2x == c2y
+        curve = Curve(c1x, c1y, c2x, c2y, name: name)
     }
 
     /// Builds the named constants; their points are known valid.
@@ -89,41 +147,7 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
 
     /// Progress at time fraction x (clamped to [0, 1]; NaN counts as 0).
     /// f(0) = 0 and f(1) = 1 exactly; the identity curve returns x exactly.
-    public func evaluate(_ x: Double) -> Double {
-        if !(x > 0) { return 0 }
-        if x >= 1 { return 1 }
-        return evaluateInterior(x)
-    }
-
-    private func evaluateInterior(_ x: Double) -> Double {
-        if isIdentity { return x }
-        let s = solveParameter(x)
-        return ((ay * s + by) * s + cy) * s
-    }
-
-    /// Solves x(s) = x for s in [0, 1]. x(s) is non-decreasing because c1x and
-    /// c2x lie in [0, 1], so a bracket [lo, hi] always holds the root: Newton
-    /// steps are taken while they stay inside it, bisection otherwise (flat
-    /// spots where x'(s) ≈ 0, e.g. easeOut near s = 0). Stops when the residual
-    /// is at rounding level or the bracket is narrower than 1e-14. (Curves with
-    /// a vertical tangent, e.g. (1,0,0,1) at x = 0.5, are ill-conditioned: there
-    /// s is only determined to ~(1e-16)^(1/3) by double rounding of x(s).)
-    func solveParameter(_ x: Double) -> Double {
-        var lo = 0.0, hi = 1.0
-        var s = x  // a good first guess: exact for the identity, close for mild curves
-        for _ in 0..<100 {
-            let err = ((ax * s + bx) * s + cx) * s - x
-            if abs(err) <= 1e-15 { return s }
-            if err < 0 { lo = s } else { hi = s }
-            if hi - lo <= 1e-14 { return 0.5 * (lo + hi) }
-            let slope = (3 * ax * s + 2 * bx) * s + cx
-            let next = slope > 1e-12 ? s - err / slope : .nan
-            if abs(next - s) <= 1e-15 { return next }  // Newton has stalled at rounding level
-            // The bracket test also rejects NaN.
-            s = (lo < next && next < hi) ? next : 0.5 * (lo + hi)
-        }
-        return s
-    }
+    public func evaluate(_ x: Double) -> Double { curve.solver.evaluate(x) }
 
     public var description: String {
         name ?? "(\(fmt(c1x)), \(fmt(c1y)), \(fmt(c2x)), \(fmt(c2y)))"

@@ -9,6 +9,28 @@
 public final class Layer: Linked {
     /// The layer's class (CALayer or a specialised kind); fixed at creation.
     public let kind: LayerKind
+    // The small fields first, packed after `kind`: scattered among the
+    // references, each took 8 bytes of every layer and presentation copy.
+    /// A copy in the presentation tree (set once, when it is made).
+    var isPresentationCopy = false
+    /// While set, changes bump the layer's own generation but are noted in
+    /// its ancestors once, when `holdingChanges` ends the batch: evaluating
+    /// animations changes a presentation layer several times per frame.
+    @exclusivity(unchecked) private var changesHeld = false
+    public internal(set) var needsLayout = false
+    var descendantNeedsLayout = false
+    /// The presentation must be given the whole committed state before its
+    /// animations apply: the committed state or the set of animations
+    /// changed. Otherwise only the animated properties are reset.
+    @exclusivity(unchecked) var presentationNeedsState = true
+    /// The model changed since the last commit (queued on the engine).
+    @exclusivity(unchecked) var needsCommit = false
+    /// The sublayers changed since the last commit.
+    var sublayersNeedCommit = false
+    /// Moves with every change the evaluation plan depends on: animations
+    /// added, removed, stamped, started or stopped, a new host for the layer
+    /// or an ancestor.
+    @exclusivity(unchecked) var animationsVersion: UInt32 = 0
     /// What refers to the layer without keeping it alive (Link.swift); made
     /// with the layer (render threads read it).
     public var link: Link<Layer> { linkStorage.unsafelyUnwrapped }
@@ -63,8 +85,6 @@ public final class Layer: Linked {
     /// On a presentation layer: bumped when anything below it changes, so
     /// damage tracking passes over unchanged subtrees.
     var subtreeGeneration: UInt64 = 0
-    /// A copy in the presentation tree (set once, when it is made).
-    var isPresentationCopy = false
     /// What the last render into a RenderTarget drew of this layer (Damage.swift).
     var damageRecord: DamageTracker.Record? = nil
 
@@ -76,18 +96,17 @@ public final class Layer: Linked {
     /// A sublayer that left stays alive only until the list is compacted or
     /// emptied.
     var changedChildren: [Layer] = []
-    var changeListedIn: ObjectIdentifier? = nil
+    /// The layer whose `changedChildren` lists this one (its address: an
+    /// optional ObjectIdentifier would take 16 bytes of every layer).
+    var changeListedIn: UnsafeRawPointer? = nil
+    /// What `changeListedIn` holds for this layer.
+    private var listIdentity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
     /// Notes a change to what the layer draws (for its ancestors too).
     @inline(__always) func renderChanged() {
         renderGeneration &+= 1
         if isPresentationCopy && !changesHeld { noteChangeInAncestors() }
     }
-
-    /// While set, changes bump the layer's own generation but are noted in
-    /// its ancestors once, when `holdingChanges` ends the batch: evaluating
-    /// animations changes a presentation layer several times per frame.
-    @exclusivity(unchecked) private var changesHeld = false
 
     /// Runs `body` (changes to this presentation layer) and notes its
     /// changes in the ancestors once.
@@ -110,7 +129,7 @@ public final class Layer: Linked {
         while let host = next {
             host._withUnsafeGuaranteedRef { l in
                 l.subtreeGeneration &+= 1
-                let id = ObjectIdentifier(l)
+                let id = l.listIdentity
                 child._withUnsafeGuaranteedRef { c in
                     guard c.changeListedIn != id else { return }
                     c.changeListedIn = id
@@ -136,7 +155,7 @@ public final class Layer: Linked {
     /// Drops listed layers no longer attached here (one attached here again
     /// is listed again at its next change).
     func compactChangedChildren() {
-        let me = ObjectIdentifier(self)
+        let me = listIdentity
         changedChildren.removeAll { c in
             guard c.hostLayer !== self else { return false }
             if c.changeListedIn == me { c.changeListedIn = nil }
@@ -147,7 +166,7 @@ public final class Layer: Linked {
     /// Empties `changedChildren` (damage tracking has looked).
     func clearChangedChildren() {
         guard !changedChildren.isEmpty else { return }
-        for c in changedChildren where c.changeListedIn == ObjectIdentifier(self) { c.changeListedIn = nil }
+        for c in changedChildren where c.changeListedIn == listIdentity { c.changeListedIn = nil }
         changedChildren = []
     }
 
@@ -164,32 +183,28 @@ public final class Layer: Linked {
     public var externalID: UInt64 = 0
 
     /// Receives layout and action callbacks (weak, like CALayer's delegate).
-    public weak var delegate: LayerDelegate?
+    public var delegate: LayerDelegate? {
+        get { extras?.delegate }
+        set { if newValue != nil || extras != nil { madeExtras.delegate = newValue } }
+    }
 
     // MARK: actions (LayerActions.swift)
-    /// Few layers have actions of their own: they live in a side object so
-    /// every layer (and presentation copy) stays small.
-    var actionStore: LayerActionStore? = nil
+    // Few layers have actions of their own: they live in `extras`.
     /// Event or property name → action; searched after the delegate.
     public var actions: [String: LayerAction]? {
-        get { actionStore?.actions }
-        set { actionStore(creating: newValue != nil)?.actions = newValue }
+        get { extras?.actions }
+        set { if newValue != nil || extras != nil { madeExtras.actions = newValue } }
     }
     /// Searched after `actions`: `style.actions`, then its nested styles.
     public var style: LayerStyle? {
-        get { actionStore?.style }
-        set { actionStore(creating: newValue != nil)?.style = newValue }
+        get { extras?.style }
+        set { if newValue != nil || extras != nil { madeExtras.style = newValue } }
     }
     /// Stands in for a subclass's +defaultActionForKey: override (scripts
     /// have no subclasses). Its nil answer means "no action".
     public var defaultActionOverride: ((Layer, String) throws -> LayerAction?)? {
-        get { actionStore?.defaultActionOverride }
-        set { actionStore(creating: newValue != nil)?.defaultActionOverride = newValue }
-    }
-
-    private func actionStore(creating: Bool) -> LayerActionStore? {
-        if actionStore == nil, creating { actionStore = LayerActionStore() }
-        return actionStore
+        get { extras?.defaultActionOverride }
+        set { if newValue != nil || extras != nil { madeExtras.defaultActionOverride = newValue } }
     }
 
     /// A binding's non-image `contents` value (Core Animation keeps any
@@ -222,8 +237,9 @@ public final class Layer: Linked {
         set { if newValue != nil || extras != nil { madeExtras.drawHandler = newValue } }
     }
 
-    /// Model-side state few layers use, made on first use: every layer and
-    /// presentation copy is smaller without it.
+    /// State few layers use, made on first use (on the engine's thread only:
+    /// render threads never make it): every layer and presentation copy is
+    /// smaller without it.
     private var extras: LayerExtras? = nil
     private var madeExtras: LayerExtras {
         if let e = extras { return e }
@@ -233,8 +249,6 @@ public final class Layer: Linked {
     }
 
     // MARK: layout state
-    public internal(set) var needsLayout = false
-    var descendantNeedsLayout = false
     /// Sublayers in drawing order (stable by zPosition); nil when stale.
     var drawingOrderCache: [Layer]? = nil
 
@@ -274,19 +288,6 @@ public final class Layer: Linked {
 
     /// Shows `model`'s committed state on this presentation layer, sharing its copy.
     func showCommittedState(of model: Layer) { showState(model.committedBox) }
-    /// The presentation must be given the whole committed state before its
-    /// animations apply: the committed state or the set of animations
-    /// changed. Otherwise only the animated properties are reset.
-    @exclusivity(unchecked) var presentationNeedsState = true
-    /// The model changed since the last commit (queued on the engine).
-    @exclusivity(unchecked) var needsCommit = false
-    /// The sublayers changed since the last commit.
-    var sublayersNeedCommit = false
-    /// Moves with every change the evaluation plan depends on: animations
-    /// added, removed, stamped, started or stopped, a new host for the layer
-    /// or an ancestor. (Declared after the flags above: it fills the gap
-    /// they leave, so a layer is no bigger for it.)
-    @exclusivity(unchecked) var animationsVersion: UInt32 = 0
     /// On a presentation layer: the shouldRasterize bitmap (RasterCache.swift).
     var rasterCache: RasterCache? = nil
     /// A specialised kind's render-time state, owned by its Render/ file
@@ -294,7 +295,13 @@ public final class Layer: Linked {
     /// compositor draws, so a move reuses it.
     var kindCache: AnyObject? = nil
     /// On a presentation layer: the transition shown now (Transition.swift).
-    var transitionFrame: TransitionFrame? = nil { didSet { renderChanged() } }
+    var transitionFrame: TransitionFrame? {
+        get { extras?.transitionFrame }
+        set {
+            if newValue != nil || extras != nil { madeExtras.transitionFrame = newValue }
+            renderChanged()
+        }
+    }
     /// Input handlers on this (model) layer, in the order they were added
     /// (EventDispatch.swift).
     var eventHandlers: [EventHandler] {
@@ -303,7 +310,7 @@ public final class Layer: Linked {
     }
 
     /// What the layer costs its engine's memory ledger while it lives.
-    let memoryCharge: MemoryCharge?
+    let memoryCharge: HeldCharge
 
     /// A layer of `engine` (charged `estimatedBytes` to its ledger without
     /// refusal: `Engine.createLayer` checks the limit first), or of none.
@@ -316,7 +323,7 @@ public final class Layer: Linked {
     init(engine: Engine?, kind: LayerKind, charged: Bool) {
         engineLink = engine?.link
         self.kind = kind
-        memoryCharge = charged ? engine.map { MemoryCharge(forcing: $0.memory, Layer.estimatedBytes) } : nil
+        memoryCharge = charged && engine != nil ? HeldCharge(forcing: engine?.memory, Layer.estimatedBytes) : HeldCharge()
         linkStorage = Link(self)
     }
 
@@ -345,10 +352,10 @@ public final class Layer: Linked {
     public var bounds: Rect { get { state.bounds } set { let oldValue = state.bounds; state.bounds = newValue; if state.bounds != oldValue { boundsChanged() }; changed("bounds") } }
     public var position: Point { get { state.position } set { state.position = newValue; changed("position") } }
     public var anchorPoint: Point { get { state.anchorPoint } set { state.anchorPoint = newValue; changed("anchorPoint") } }
-    public var anchorPointZ: Double { get { state.anchorPointZ } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
-    public var zPosition: Double { get { state.zPosition } set { let oldValue = state.zPosition; state.zPosition = newValue; if state.zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
-    public var transform: Transform3D { get { state.transform } set { state.transform = newValue; changed("transform") } }
-    public var sublayerTransform: Transform3D { get { state.sublayerTransform } set { state.sublayerTransform = newValue; changed("sublayerTransform") } }
+    public var anchorPointZ: Double { get { withState { $0.pointee.anchorPointZ } } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
+    public var zPosition: Double { get { withState { $0.pointee.zPosition } } set { let oldValue = zPosition; state.zPosition = newValue; if zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
+    public var transform: Transform3D { get { withState { $0.pointee.transform } } set { state.transform = newValue; changed("transform") } }
+    public var sublayerTransform: Transform3D { get { withState { $0.pointee.sublayerTransform } } set { state.sublayerTransform = newValue; changed("sublayerTransform") } }
     public var doubleSided: Bool { get { state.doubleSided } set { state.doubleSided = newValue; changed("doubleSided") } }
     public var geometryFlipped: Bool { get { state.geometryFlipped } set { state.geometryFlipped = newValue; changed("geometryFlipped") } }
     public var hidden: Bool { get { state.hidden } set { let oldValue = state.hidden; state.hidden = newValue; changed("hidden"); if oldValue != newValue { visibilityChanged() } } }
@@ -357,8 +364,8 @@ public final class Layer: Linked {
     public var masksToBounds: Bool { get { state.masksToBounds } set { state.masksToBounds = newValue; changed("masksToBounds") } }
     public var allowsGroupOpacity: Bool { get { state.allowsGroupOpacity } set { state.allowsGroupOpacity = newValue; changed("allowsGroupOpacity") } }
     public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; changed("allowsEdgeAntialiasing") } }
-    public var name: String? { get { state.name } set { state.name = newValue; changed("name") } }
-    public var timing: MediaTiming { get { state.timing } set { state.timing = newValue; markNeedsCommit() } }
+    public var name: String? { get { withState { $0.pointee.name } } set { state.name = newValue; changed("name") } }
+    public var timing: MediaTiming { get { withState(LayerState.timing) } set { state.timing = newValue; markNeedsCommit() } }
     public var contents: Image? { get { state.appearance.value.contents } set { state.appearance.value.contents = newValue; foreignContents = nil; changed("contents") } }
     public var contentsGravity: ContentsGravity { get { state.appearance.value.contentsGravity } set { state.appearance.value.contentsGravity = newValue; changed("contentsGravity") } }
     public var contentsScale: Double { get { state.appearance.value.contentsScale } set { state.appearance.value.contentsScale = newValue; changed("contentsScale") } }

@@ -30,13 +30,6 @@ public final class LayerStyle {
     public static let maximumNesting = 32
 }
 
-/// A layer's own actions, style and default-action override.
-final class LayerActionStore {
-    var actions: [String: LayerAction]?
-    var style: LayerStyle?
-    var defaultActionOverride: ((Layer, String) throws -> LayerAction?)?
-}
-
 /// Event keys that are not layer properties (kCAOnOrderIn, kCAOnOrderOut,
 /// kCATransition) and the property-like keys with actions but no table entry.
 public enum ActionKey {

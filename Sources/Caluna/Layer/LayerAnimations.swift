@@ -64,7 +64,7 @@ extension Layer {
         // kept under "transition" (kCATransition; spec R-X2, fact 8-44).
         let key = copy is Transition ? ActionKey.transition : key
         // Charged before validation builds the keyframe track.
-        copy.memoryCharge = try MemoryCharge(engine?.memory, copy.estimatedBytes(on: self), "addAnimation (\(copy.className))")
+        copy.memoryCharge = try HeldCharge(engine?.memory, copy.estimatedBytes(on: self), "addAnimation (\(copy.className))")
         try copy.validate(for: self)
         let transaction = engine?.transaction
         if copy.timingFunction == nil, let f = transaction?.animationTimingFunction { copy.timingFunction = f }

@@ -7,28 +7,42 @@ public struct LayerState: Equatable {
     public var bounds = Rect.zero
     public var position = Point.zero
     public var anchorPoint = Point(0.5, 0.5)
-    public var anchorPointZ = 0.0
-    public var zPosition = 0.0
-    public var transform = Transform3D.identity
+    public var anchorPointZ: Double {
+        get { rare.withValue { $0.pointee.anchorPointZ } }
+        set { rare.value.anchorPointZ = newValue }
+    }
+    public var zPosition: Double {
+        get { rare.withValue { $0.pointee.zPosition } }
+        set { rare.value.zPosition = newValue }
+    }
+    public var transform: Transform3D {
+        get { rare.withValue { $0.pointee.transform } }
+        set { rare.value.transform = newValue }
+    }
     /// Applied to every direct sublayer about the anchor point (ch.5 §1.7).
     public var sublayerTransform: Transform3D {
-        get { rare.value.sublayerTransform }
+        get { rare.withValue { $0.pointee.sublayerTransform } }
         set { rare.value.sublayerTransform = newValue }
     }
+
+    // MARK: appearance
+    public var opacity = 1.0
+    public var backgroundColor: Color? = nil
+    // The flags follow the 33-byte colour, filling its padding: a state box
+    // is then 16 bytes smaller (one allocation size down).
     /// Whether the back of the layer is drawn when it faces away (ch.5 §1.10).
     public var doubleSided = true
     public var geometryFlipped = false
-
-    // MARK: appearance
     public var hidden = false
-    public var opacity = 1.0
-    public var backgroundColor: Color? = nil
     public var masksToBounds = false
     /// Apple's modern default (true); the book's iOS 6 behaviour is `false`.
     public var allowsGroupOpacity = true
     /// On by default in caluna (a documented divergence: iOS defaults to NO).
     public var allowsEdgeAntialiasing = true
-    public var name: String? = nil
+    public var name: String? {
+        get { rare.withValue { $0.pointee.name } }
+        set { rare.value.name = newValue }
+    }
 
     /// Contents and effects (ch.2, ch.4), boxed: most layers never set
     /// them, and presentation copies (one per animated layer and frame)
@@ -38,15 +52,18 @@ public struct LayerState: Equatable {
     // MARK: time (ch.9): a layer's beginTime/speed/timeOffset map its
     // superlayer's time to its own, for its animations and its sublayers'.
     public var timing: MediaTiming {
-        get { rare.value.timing }
+        get { rare.withValue { $0.pointee.timing } }
         set { rare.value.timing = newValue }
     }
 
     /// The timing of the state at `s`, read in place (no copy of the state).
     static func timing(_ s: UnsafePointer<LayerState>) -> MediaTiming { s.pointee.rare.withValue { $0.pointee.timing } }
 
-    /// The sublayer transform and the layer's timing, boxed and shared until
-    /// a layer changes one (few do): every state is smaller by both.
+    /// The transforms, anchorPointZ, zPosition, name and timing, boxed and shared until
+    /// a layer changes one (most layers never do): every state, and so every
+    /// still layer and every animated layer's presentation copy, is smaller
+    /// by all of them (the renderer reads the sublayer transform from the
+    /// box anyway, so the transform costs no extra pointer chase).
     var rare = LayerRareState.shared
 
     /// The properties of the specialised kinds (SpecialisedLayers.swift),
@@ -54,10 +71,14 @@ public struct LayerState: Equatable {
     public var specialised = SpecialisedLayerState.shared
 }
 
-/// What few layers change: the sublayer transform and the media timing.
+/// What most layers leave at its default (LayerState.rare).
 public struct LayerRareState: Equatable {
     static let shared = Boxed(LayerRareState())
+    public var anchorPointZ = 0.0
+    public var zPosition = 0.0
+    public var transform = Transform3D.identity
     public var sublayerTransform = Transform3D.identity
+    public var name: String? = nil
     public var timing = MediaTiming()
 }
 
@@ -140,6 +161,12 @@ public struct Boxed<T: Equatable>: Equatable {
 
 /// What `Layer.extras` holds (see the forwarding properties there).
 final class LayerExtras {
+    weak var delegate: LayerDelegate? = nil
+    // Actions (LayerActions.swift).
+    var actions: [String: LayerAction]? = nil
+    var style: LayerStyle? = nil
+    var defaultActionOverride: ((Layer, String) throws -> LayerAction?)? = nil
+    var transitionFrame: TransitionFrame? = nil
     var foreignContents: AnyObject? = nil
     var displayDirty: Rect? = nil
     var isDisplaying = false

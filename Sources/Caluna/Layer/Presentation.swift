@@ -68,7 +68,7 @@ extension Layer {
     /// Replaces a presentation layer's values, keeping its parent's drawing
     /// order current when zPosition moves.
     func showState(_ s: Boxed<LayerState>) {
-        let zChanged = state.zPosition != s.value.zPosition
+        let zChanged = zPosition != s.withValue { $0.pointee.zPosition }
         if !stateBox.isSame(as: s) {
             stateBox = s
             renderChanged()

@@ -43,23 +43,26 @@ struct EvaluationPlan {
         /// For a spring's own fraction (`ownFraction`).
         let animation: Unmanaged<BasicAnimation>
         let timing: MediaTiming
-        let duration: Double
-        /// The ends (TypedBasic.endpoints at the captured value); `to` is
-        /// the underlying value when `toIsUnderlying`.
-        let from: TypedBasic.Components, to: TypedBasic.Components
-        /// Index in `curves`; -1: linear.
-        let curve: Int32
+        // The small fields fill the padding after the 50-byte timing.
         let slot: ResolvedKeyPath.Slot
         let toIsUnderlying: Bool, additive: Bool, cumulative: Bool, ownFraction: Bool
         /// Same timing, duration and curve as the layer's previous track:
         /// the same sample and eased progress (a curve is solved once).
         let sharesProgress: Bool
+        /// Index in `curves`; -1: linear.
+        let curve: Int32
+        let duration: Double
+        /// The ends (TypedBasic.endpoints at the captured value); `to` is
+        /// the underlying value when `toIsUnderlying`.
+        let from: TypedBasic.Components, to: TypedBasic.Components
     }
     private(set) var entries: [Entry] = []
     private(set) var tracks: [Track] = []
     /// The tracks' timing functions, each once.
-    private(set) var curves: [TimingFunction] = []
+    private(set) var curves: [TimingFunction.Solver] = []
     private var curveIndex: [TimingFunction: Int32] = [:]
+    /// The function asked for last (most tracks in a row share one).
+    private var lastCurve: (function: TimingFunction, index: Int32)? = nil
     /// Hosts and springs the entries point at (see the type's comment).
     private var owners: [AnyObject] = []
     /// Tracks no entry uses any more.
@@ -80,6 +83,8 @@ struct EvaluationPlan {
             self = EvaluationPlan(fast: isFast)
             valid = true
             entries.reserveCapacity(layers.count)
+            // Grown by doubling, the tracks would hold up to twice their count.
+            tracks.reserveCapacity(layers.reduce(0) { $0 + $1.attachedAnimations.count })
         }
         while entries.count < layers.count { entries.append(plan(layers[entries.count], inTree)) }
     }
@@ -154,21 +159,24 @@ struct EvaluationPlan {
         if let f = b.timingFunction { curve = curveNumber(f) }
         if spring { owners.append(b) }
         let previous = tracks.count > first ? tracks.last : nil
-        tracks.append(Track(animation: .passUnretained(b), timing: b.timing, duration: b.resolvedDuration,
-                            from: from, to: to ?? from, curve: curve, slot: typed.slot,
+        tracks.append(Track(animation: .passUnretained(b), timing: b.timing, slot: typed.slot,
                             toIsUnderlying: to == nil, additive: b.additive, cumulative: b.cumulative,
                             ownFraction: spring,
                             sharesProgress: previous.map { $0.timing.isIdentical(to: b.timing) && $0.curve == curve
-                                && $0.duration.bitPattern == b.resolvedDuration.bitPattern } ?? false))
+                                && $0.duration.bitPattern == b.resolvedDuration.bitPattern } ?? false,
+                            curve: curve, duration: b.resolvedDuration, from: from, to: to ?? from))
         return true
     }
 
     private mutating func curveNumber(_ f: TimingFunction) -> Int32 {
-        if let last = curves.last, last == f { return Int32(curves.count - 1) }
-        if let i = curveIndex[f] { return i }
-        curves.append(f)
-        curveIndex[f] = Int32(curves.count - 1)
-        return Int32(curves.count - 1)
+        if let last = lastCurve, last.function == f { return last.index }
+        let i = curveIndex[f] ?? {
+            curves.append(f.solver)
+            curveIndex[f] = Int32(curves.count - 1)
+            return Int32(curves.count - 1)
+        }()
+        lastCurve = (f, i)
+        return i
     }
 }
 
@@ -179,7 +187,7 @@ extension Engine {
     /// Animation.linearProgress; references are borrowed from the plan.
     @inline(__always)
     func evaluateFast(_ e: EvaluationPlan.Entry, _ tracks: UnsafeBufferPointer<EvaluationPlan.Track>,
-                      _ curves: UnsafeBufferPointer<TimingFunction>, hosts: inout HostTimes) -> Bool {
+                      _ curves: UnsafeBufferPointer<TimingFunction.Solver>, hosts: inout HostTimes) -> Bool {
         e.layer._withUnsafeGuaranteedRef { l in
             guard l.animationsVersion == e.version, !l.presentationNeedsState else { return false }
             return e.presentation._withUnsafeGuaranteedRef { p in
