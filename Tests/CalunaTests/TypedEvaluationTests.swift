@@ -286,4 +286,53 @@ import Glibc
             #expect(e.layerEvaluations - evaluations <= layers.count + 3, "frame \(frame): \(e.layerEvaluations - evaluations) evaluations")
         }
     }
+
+    /// Past `EvaluationPlan.fetchAheadBeyond` layers the loop fetches ahead:
+    /// the same states as the plain path, with layers leaving the plan,
+    /// joining it and moving between frames.
+    @Test func fetchingAheadMatchesThePlainPath() throws {
+        let n = EvaluationPlan.fetchAheadBeyond + 200
+        func scene(planned: Bool) throws -> (Engine, [Layer]) {
+            let e = try Engine(size: Size(100, 100))
+            e.evaluationPlanEnabled = planned
+            var layers: [Layer] = []
+            layers.reserveCapacity(n)
+            for i in 0..<n {
+                let l = e.makeLayer()
+                try e.root.addSublayer(l)
+                for (key, to) in [("position", Value.point(Point(Double(i % 97), 5))), ("opacity", Value.number(0.2))] {
+                    let a = BasicAnimation()
+                    a.keyPath = key
+                    a.toValue = to
+                    a.timing.duration = 1 + Double(i % 7) / 10
+                    a.timing.repeatCount = .infinity
+                    a.timing.autoreverses = i % 2 == 0
+                    a.timingFunction = i % 3 == 0 ? .easeInEaseOut : nil
+                    try l.addAnimation(a, forKey: key)
+                }
+                layers.append(l)
+            }
+            try e.step(0)
+            return (e, layers)
+        }
+        let (fast, fastLayers) = try scene(planned: true)
+        let (plain, plainLayers) = try scene(planned: false)
+        for frame in 0..<4 {
+            for (e, layers) in [(fast, fastLayers), (plain, plainLayers)] {
+                // Some layers leave the plan's loop, some join it, one moves.
+                layers[frame * 101].removeAllAnimations()
+                let a = BasicAnimation()
+                a.keyPath = "opacity"
+                a.toValue = .number(0.5)
+                try layers[n - 1 - frame * 7].addAnimation(a, forKey: "opacity")
+                try layers[frame + 1].addSublayer(layers[n / 2 + frame])
+                try e.step(1.0 / 60)
+            }
+            var differing = 0
+            for (a, b) in zip(fastLayers, plainLayers) where a.presentationLayer?.state != b.presentationLayer?.state { differing += 1 }
+            #expect(differing == 0, "frame \(frame): \(differing) of \(n) presentation states differ")
+        }
+        #expect(fast.plannedEvaluations > 3 * n, "\(fast.plannedEvaluations) planned evaluations")
+        #expect(plain.plannedEvaluations == 0)
+    }
 }

@@ -72,6 +72,12 @@ struct EvaluationPlan {
     /// row measured 19 ms instead of 7: a memory-layout effect).
     private var valid = false
     let isFast: Bool
+    /// Past this many entries the loop asks for the objects of the entries
+    /// ahead of the one it evaluates (calu_prefetch): memory, not arithmetic,
+    /// bounds it then (100,000 layers: 7.3 ms a frame instead of 9.7–10.9).
+    /// Fewer layers stay in the caches from frame to frame, and asking
+    /// ahead only costs (8 % at 10,000).
+    static let fetchAheadBeyond = 32_768
 
     init(fast: Bool) { isFast = fast }
 

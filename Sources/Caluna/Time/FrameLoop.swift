@@ -1,3 +1,4 @@
+import CalunaStack
 /// An animation start or stop waiting for delivery to its delegate.
 struct AnimationEvent {
     enum Kind { case start, stop(finished: Bool) }
@@ -272,7 +273,17 @@ extension Engine {
             let plan = evaluationPlan
             plan.entries.withUnsafeBufferPointer { entries in
                 plan.tracks.withUnsafeBufferPointer { tracks in plan.curves.withUnsafeBufferPointer { curves in
+                    let n = entries.count
+                    let ahead = n > EvaluationPlan.fetchAheadBeyond
                     for i in entries.indices {
+                        if ahead, i + 8 < n {
+                            calu_prefetch(entries[i + 8].layer.toOpaque())
+                            calu_prefetch(entries[i + 8].presentation.toOpaque())
+                        }
+                        if ahead, i + 4 < n {
+                            entries[i + 4].layer._withUnsafeGuaranteedRef { $0.prefetchState() }
+                            entries[i + 4].presentation._withUnsafeGuaranteedRef { $0.prefetchState() }
+                        }
                         let e = entries[i]
                         if e.trackCount > 0, evaluateFast(e, tracks, curves, hosts: &hosts) { continue }
                         let l = e.layer.takeUnretainedValue()
