@@ -174,6 +174,29 @@ public final class MemoryLedger: @unchecked Sendable {
         return try withExtendedLifetime(ledger) { try body() }
     }
 
+    /// What `enter` replaced, for `leave` to put back.
+    public struct Scope {
+        fileprivate let previous: UnsafeMutableRawPointer?
+        fileprivate let changed: Bool
+    }
+
+    /// `withCurrent` in two halves, without a closure or a reference counted:
+    /// for a caller that keeps `ledger` alive until `leave` itself (the C
+    /// ABI's calls, where the closure and the retain were a tenth of a call).
+    public static func enter(_ ledger: Unmanaged<MemoryLedger>) -> Scope {
+        let previous = pthread_getspecific(currentKey)
+        let this = ledger.toOpaque()
+        // Calls nested in one engine's call find their ledger already set.
+        if previous == this { return Scope(previous: previous, changed: false) }
+        pthread_setspecific(currentKey, this)
+        return Scope(previous: previous, changed: true)
+    }
+
+    /// Puts back the ledger `enter` replaced.
+    public static func leave(_ scope: Scope) {
+        if scope.changed { pthread_setspecific(currentKey, scope.previous) }
+    }
+
     /// `MemoryLedger.withCurrent(self, body)`.
     public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
         try MemoryLedger.withCurrent(self, body)

@@ -50,14 +50,8 @@ public func caluna_engine_destroy(_ e: OpaquePointer?) -> Int32 {
     case .failure(let err):
         setThreadError(err.message)
         return err.code.rawValue
-    case .success(let ce):
-        guard let e, unregisterEngine(e) else {
-            releaseEngine(ce)
-            return failWithoutEngine(function, CalunaError(.staleHandle, "the engine was destroyed by another call"))
-        }
-        // Drop the registry's reference. The engine stays marked busy while it
-        // dies (it is freed when `ce` goes out of scope).
-        Unmanaged.passUnretained(ce).release()
+    case .success(let admitted):
+        destroyEngine(admitted)
         return CalunaStatus.ok
     }
 }

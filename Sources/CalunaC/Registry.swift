@@ -9,6 +9,8 @@ import Synchronization
 /// the C strings the engine hands out (last error, string results).
 final class CEngine {
     let session: Session
+    /// `session.memory` (it never changes), unretained: the engine keeps it.
+    let ledger: Unmanaged<MemoryLedger>
     private var host: LuaHost?
     /// Limits for the Lua state, set before it is made (caluna_engine_set_sandbox).
     private var sandbox: LuaHost.Sandbox?
@@ -16,16 +18,6 @@ final class CEngine {
     private var errorText: UnsafeMutablePointer<CChar>
     /// The buffer behind the last STRING result of caluna_layer_get.
     private var stringResult: UnsafeMutablePointer<CChar>?
-    /// Set while a call runs: a second thread entering the same engine is
-    /// refused instead of racing (DESIGN §4: one engine, one thread at a time).
-    let busy = Atomic<Bool>(false)
-    /// The thread holding `busy` (pthread_self as a number; 0 when free). A
-    /// callback the engine runs inside a call (a delegate, a display link, a
-    /// timer) may call back into the engine from that same thread.
-    let owner = Atomic<UInt>(0)
-    /// How many calls of the owner thread are inside the engine (1 = a plain
-    /// call, more = calls made from inside a callback). Only the owner touches it.
-    var depth = 0
     /// Typed property keys by the address of the host's string (PropertyFastPath.swift).
     let propertyKeys = PropertyKeyCache()
     /// Ids of animations, display links and timers (Animations.swift).
@@ -59,6 +51,7 @@ final class CEngine {
 
     init(session: Session) throws {
         self.session = session
+        ledger = Unmanaged.passUnretained(session.memory)
         guard let empty = strdup("") else { throw CalunaError(.outOfMemory, "cannot allocate the engine's error buffer") }
         errorText = empty
     }
@@ -163,57 +156,86 @@ struct ResultBuffer {
     }
 }
 
-/// Addresses of the live engines. A pointer not in this set is refused before
-/// it is dereferenced, so NULL, destroyed and garbage engine pointers are errors.
-private let liveEngines = Mutex(LiveEngines())
+// MARK: the registry
 
-/// The live engine addresses: the first few in a small array scanned
-/// linearly, the rest in a set (hashing an address cost a sixth of a
-/// `caluna_layer_set`, and a host rarely has more than a handful).
-private struct LiveEngines {
-    static let listed = 8
-    var few: [UInt] = []
-    var more: Set<UInt> = []
+/// Where a call finds an engine and claims it (DESIGN §4: one engine, one
+/// thread at a time). Slots are never freed — a destroyed engine's slot
+/// serves a later engine — so a call may claim a slot before it knows that
+/// the pointer it was given is a live engine: it touches the engine itself
+/// only once it holds the slot and has seen that the slot still names that
+/// pointer. NULL, destroyed and garbage engine pointers are thus refused
+/// without being dereferenced, and without taking a lock or counting a
+/// reference on the common path.
+struct EngineSlot: ~Copyable {
+    /// The engine's address; 0 while the slot is free. Written under the
+    /// registry lock, by `registerEngine` and by the holder destroying it.
+    let address = Atomic<UInt>(0)
+    /// The thread inside the engine (pthread_self as a number; 0: none). A
+    /// call claims the engine by changing it from 0; a second thread is
+    /// refused instead of racing. A callback the engine runs inside a call
+    /// (a delegate, a display link, a timer) may call back in from the same thread.
+    let holder = Atomic<UInt>(0)
+    /// How many calls of the holder are inside the engine (1 = a plain call,
+    /// more = calls made from inside a callback). Only the holder touches it.
+    let depth = Atomic<Int>(0)
+}
 
-    func contains(_ key: UInt) -> Bool { few.contains(key) || (!more.isEmpty && more.contains(key)) }
+/// The first slots, found by a linear scan without the lock (hashing an
+/// address cost a sixth of a `caluna_layer_set`, the lock as much again,
+/// and a host rarely has more than a handful of engines).
+private let listedCount = 8
+private let listed: UnsafeMutablePointer<EngineSlot> = {
+    let p = UnsafeMutablePointer<EngineSlot>.allocate(capacity: listedCount)
+    for i in 0..<listedCount { (p + i).initialize(to: EngineSlot()) }
+    return p
+}()
 
-    mutating func insert(_ key: UInt) {
-        if few.count < LiveEngines.listed { few.append(key) } else { more.insert(key) }
-    }
+/// The slots of engines beyond the listed ones, found under the lock.
+private struct MoreEngines {
+    var slots: [UInt: UnsafeMutablePointer<EngineSlot>] = [:]
+    /// Free slots of destroyed engines, for later ones.
+    var spare: [UnsafeMutablePointer<EngineSlot>] = []
+}
+private let registry = Mutex(MoreEngines())
 
-    /// False if `key` was not there.
-    mutating func remove(_ key: UInt) -> Bool {
-        if let i = few.firstIndex(of: key) {
-            few.remove(at: i)
-            // Keep the array full while the set has some.
-            if let k = more.popFirst() { few.append(k) }
-            return true
-        }
-        return more.remove(key) != nil
-    }
+/// The listed slot naming `key`, if any (no lock: the caller confirms after claiming).
+private func listedSlot(_ key: UInt) -> UnsafeMutablePointer<EngineSlot>? {
+    for i in 0..<listedCount where listed[i].address.load(ordering: .acquiring) == key { return listed + i }
+    return nil
 }
 
 func registerEngine(_ ce: CEngine) -> OpaquePointer {
     let p = Unmanaged.passRetained(ce).toOpaque()
-    liveEngines.withLock { $0.insert(UInt(bitPattern: p)) }
+    let key = UInt(bitPattern: p)
+    registry.withLock { more in
+        // A slot still held is not free: its engine is being destroyed (or a
+        // call with a stale pointer is backing out of it).
+        for i in 0..<listedCount where listed[i].address.load(ordering: .relaxed) == 0
+            && listed[i].holder.load(ordering: .acquiring) == 0 {
+            listed[i].address.store(key, ordering: .releasing)
+            return
+        }
+        let slot = more.spare.popLast() ?? {
+            let s = UnsafeMutablePointer<EngineSlot>.allocate(capacity: 1)
+            s.initialize(to: EngineSlot())
+            return s
+        }()
+        slot.pointee.address.store(key, ordering: .releasing)
+        more.slots[key] = slot
+    }
     return OpaquePointer(p)
 }
 
 /// The engine behind `p`, strongly referenced (so a concurrent destroy cannot
-/// free it under the caller), or the error for a NULL or dead pointer.
-func lookupEngine(_ p: UnsafeRawPointer?, _ function: String) -> Result<CEngine, CalunaError> {
-    guard let p else {
-        return .failure(CalunaError(.invalidArgument, "\(function): the engine is NULL"))
-    }
+/// free it under the caller), or nil for a NULL or dead pointer. For calls
+/// that read an engine without entering it (caluna_last_error).
+func lookupEngine(_ p: UnsafeRawPointer?) -> CEngine? {
+    guard let p else { return nil }
     let key = UInt(bitPattern: p)
-    let found: CEngine? = liveEngines.withLock { set in
-        set.contains(key) ? Unmanaged<CEngine>.fromOpaque(p).takeUnretainedValue() : nil
+    // Addresses change only under the lock, so what it sees is settled.
+    return registry.withLock { more in
+        listedSlot(key) != nil || more.slots[key] != nil ? Unmanaged<CEngine>.fromOpaque(p).takeUnretainedValue() : nil
     }
-    guard let ce = found else {
-        return .failure(CalunaError(.staleHandle,
-            "\(function): \(p) is not a live engine (destroyed, or not made by caluna_engine_create)"))
-    }
-    return .success(ce)
 }
 
 /// Calls that a callback running inside the engine may not make: they run a
@@ -228,55 +250,86 @@ private let refusedInCallbacks: Set<String> = [
 /// The calling thread as a number (never 0 for a live thread on Linux).
 private func currentThread() -> UInt { UInt(pthread_self()) }
 
-/// Looks the engine up and marks it busy for the duration of a call. The
-/// thread that holds the engine may enter again (from a callback the engine
-/// runs); other threads are refused. Pair with `releaseEngine`.
-func acquireEngine(_ p: OpaquePointer?, _ function: String) -> Result<CEngine, CalunaError> {
-    switch lookupEngine(p.map { UnsafeRawPointer($0) }, function) {
-    case .failure(let e): return .failure(e)
-    case .success(let ce):
-        let me = currentThread()
-        if ce.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-            ce.owner.store(me, ordering: .relaxed)
-            ce.depth = 1
-            return .success(ce)
-        }
-        // Only this thread ever stores its own id, so reading it here means
-        // this thread holds the engine: the call comes from inside a callback.
-        guard ce.owner.load(ordering: .relaxed) == me else {
-            return .failure(CalunaError(.invalidArgument,
-                "\(function): the engine is in use by another call (an engine is used by one thread at a time)"))
-        }
-        if refusedInCallbacks.contains(function) {
-            let e = CalunaError(.invalidArgument,
-                "\(function) cannot be called from inside a callback the engine is running (a delegate, action, completion, release, display link or timer); " +
-                "the engine is in the middle of a frame — do it after the call that ran the callback returns")
-            ce.record(e)
-            return .failure(e)
-        }
-        ce.depth += 1
-        return .success(ce)
+/// A call admitted into an engine: the engine, unretained — holding its slot
+/// keeps it alive, as only the holder can destroy it — and the slot.
+struct EngineAdmission {
+    let engine: Unmanaged<CEngine>
+    let slot: UnsafeMutablePointer<EngineSlot>
+}
+
+/// Admits a call into the engine `p` for the duration of a call. The thread
+/// that holds the engine may enter again (from a callback the engine runs);
+/// other threads are refused. Pair with `releaseEngine`.
+func acquireEngine(_ p: OpaquePointer?, _ function: String) -> Result<EngineAdmission, CalunaError> {
+    guard let p else {
+        return .failure(CalunaError(.invalidArgument, "\(function): the engine is NULL"))
     }
+    let key = UInt(bitPattern: UnsafeRawPointer(p))
+    func stale() -> Result<EngineAdmission, CalunaError> {
+        .failure(CalunaError(.staleHandle,
+            "\(function): \(p) is not a live engine (destroyed, or not made by caluna_engine_create)"))
+    }
+    guard let slot = listedSlot(key) ?? registry.withLock({ $0.slots[key] }) else { return stale() }
+    let admitted = EngineAdmission(engine: Unmanaged<CEngine>.fromOpaque(UnsafeRawPointer(p)), slot: slot)
+    let me = currentThread()
+    let claim = slot.pointee.holder.compareExchange(expected: 0, desired: me, ordering: .acquiring)
+    if claim.exchanged {
+        // The slot may have passed to another engine since it was found.
+        guard slot.pointee.address.load(ordering: .acquiring) == key else {
+            slot.pointee.holder.store(0, ordering: .releasing)
+            return stale()
+        }
+        slot.pointee.depth.store(1, ordering: .relaxed)
+        return .success(admitted)
+    }
+    // Only this thread ever stores its own id, so reading it here means this
+    // thread holds the engine: the call comes from inside a callback. (The
+    // address cannot change under the holder but by its own destroy.)
+    guard claim.original == me else {
+        return .failure(CalunaError(.invalidArgument,
+            "\(function): the engine is in use by another call (an engine is used by one thread at a time)"))
+    }
+    guard slot.pointee.address.load(ordering: .relaxed) == key else { return stale() }
+    if refusedInCallbacks.contains(function) {
+        let e = CalunaError(.invalidArgument,
+            "\(function) cannot be called from inside a callback the engine is running (a delegate, action, completion, release, display link or timer); " +
+            "the engine is in the middle of a frame — do it after the call that ran the callback returns")
+        admitted.engine._withUnsafeGuaranteedRef { $0.record(e) }
+        return .failure(e)
+    }
+    slot.pointee.depth.add(1, ordering: .relaxed)
+    return .success(admitted)
 }
 
 /// Ends a call that `acquireEngine` admitted. The outermost call first runs
 /// the release callbacks that came due (still holding the engine, so they may
 /// call back in like any callback).
-func releaseEngine(_ ce: CEngine) {
-    if ce.depth > 1 {
-        ce.depth -= 1
+func releaseEngine(_ a: EngineAdmission) {
+    let depth = a.slot.pointee.depth.load(ordering: .relaxed)
+    if depth > 1 {
+        a.slot.pointee.depth.store(depth - 1, ordering: .relaxed)
         return
     }
-    ce.runDueReleases()
-    ce.depth = 0
-    ce.owner.store(0, ordering: .relaxed)
-    ce.busy.store(false, ordering: .releasing)
+    a.engine._withUnsafeGuaranteedRef { $0.runDueReleases() }
+    a.slot.pointee.depth.store(0, ordering: .relaxed)
+    a.slot.pointee.holder.store(0, ordering: .releasing)
 }
 
-/// Removes a destroyed engine from the registry; false if it was not there.
-func unregisterEngine(_ p: OpaquePointer) -> Bool {
-    let key = UInt(bitPattern: UnsafeRawPointer(p))
-    return liveEngines.withLock { $0.remove(key) }
+/// Destroys the engine of an outermost call `acquireEngine` admitted: it
+/// leaves the registry, then is freed while its slot is still held (a
+/// release callback calling back in finds no engine), then the slot is freed.
+func destroyEngine(_ a: EngineAdmission) {
+    let key = UInt(bitPattern: a.engine.toOpaque())
+    registry.withLock { more in
+        a.slot.pointee.address.store(0, ordering: .releasing)
+        more.slots[key] = nil
+    }
+    // Drop the registry's reference (the last one: calls hold none).
+    a.engine.release()
+    let isListed = a.slot >= listed && a.slot < listed + listedCount
+    a.slot.pointee.depth.store(0, ordering: .relaxed)
+    a.slot.pointee.holder.store(0, ordering: .releasing)
+    if !isListed { registry.withLock { $0.spare.append(a.slot) } }
 }
 
 /// The engine of the innermost call running on this thread (a callback of
@@ -298,25 +351,33 @@ func currentEngine() -> CEngine? {
 /// The common shape of every engine call: find the engine, run `body`, turn
 /// any error into its status and message. Nothing escapes as a trap.
 func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throws -> Void) -> Int32 {
-    let ce: CEngine
+    let admitted: EngineAdmission
     switch acquireEngine(p, function) {
     case .failure(let e):
         setThreadError(e.message)
         return e.code.rawValue
-    case .success(let c):
-        ce = c
+    case .success(let a):
+        admitted = a
     }
-    defer { releaseEngine(ce) }
+    defer { releaseEngine(admitted) }
+    // A call from a callback of the same engine finds the slot already set.
     let outer = pthread_getspecific(currentEngineKey)
-    pthread_setspecific(currentEngineKey, Unmanaged.passUnretained(ce).toOpaque())
-    defer { pthread_setspecific(currentEngineKey, outer) }
-    do {
-        try ce.session.memory.withCurrent { try body(ce) }
-        return CalunaStatus.ok
-    } catch {
-        let e = calunaError(error, function)
-        ce.record(e)
-        return e.code.rawValue
+    let this = admitted.engine.toOpaque()
+    if outer != this { pthread_setspecific(currentEngineKey, this) }
+    defer { if outer != this { pthread_setspecific(currentEngineKey, outer) } }
+    // The held slot keeps the engine alive (and so its ledger): no reference
+    // is counted for the call.
+    return admitted.engine._withUnsafeGuaranteedRef { ce in
+        let ledger = MemoryLedger.enter(ce.ledger)
+        defer { MemoryLedger.leave(ledger) }
+        do {
+            try body(ce)
+            return CalunaStatus.ok
+        } catch {
+            let e = calunaError(error, function)
+            ce.record(e)
+            return e.code.rawValue
+        }
     }
 }
 

@@ -93,6 +93,6 @@ public func caluna_status_name(_ status: Int32) -> UnsafePointer<CChar> {
 
 @_cdecl("caluna_last_error")
 public func caluna_last_error(_ e: UnsafeRawPointer?) -> UnsafePointer<CChar> {
-    guard e != nil, case .success(let ce) = lookupEngine(e, "caluna_last_error") else { return threadError() }
+    guard let ce = lookupEngine(e) else { return threadError() }
     return ce.lastError
 }
