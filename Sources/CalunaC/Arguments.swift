@@ -39,6 +39,7 @@ func finite(_ values: [(String, Double)]) throws {
 extension CEngine {
     /// The live layer an id names; the message names the argument.
     func layer(_ id: UInt64, _ name: String) throws -> Layer {
+        let handles = self.handles   // read once: each read counts a reference
         if let k = ObjectTable.otherKind(of: id, tag: handles.tag) {
             throw CalunaError(.staleHandle, "\(name): id \(hexID(id)) is \(ObjectKind.article(forBits: k)) id, not a layer id")
         }

@@ -8,28 +8,34 @@ import Glibc
 /// setter. Anything else — a key path with components, another kind of
 /// value, a NaN — takes the general path, which gives every error.
 final class PropertyKeyCache {
-    /// Entries by the key string's address (direct-mapped).
-    private var entries = [(key: UnsafeRawPointer?, index: Int)](repeating: (nil, 0), count: 64)
+    /// Entries by the key string's address (direct-mapped). Read and written
+    /// only in `property`, which calls nothing that could reach it again: the
+    /// exclusivity check would cost more than the lookup.
+    @exclusivity(unchecked) private var entries = [(key: UnsafeRawPointer?, index: Int)](repeating: (nil, 0), count: 64)
 
     /// Each typed property's key as a C string, by index in LayerProperties.all.
     private static let names: [UnsafeMutablePointer<CChar>?] = LayerProperties.all.map { $0.typed == nil ? nil : strdup($0.key) }
+    /// LayerProperties.all unretained: the table lives as long as the process,
+    /// so a lookup need not count a reference.
+    private static let properties = LayerProperties.all.map { Unmanaged.passUnretained($0) }
     private static let indexByKey: [String: Int] = {
         var d: [String: Int] = [:]
         for (i, p) in LayerProperties.all.enumerated() where p.typed != nil { d[p.key] = i }
         return d
     }()
 
-    /// The typed property `key` names, or nil.
-    func property(_ key: UnsafePointer<CChar>) -> LayerProperty? {
+    /// The typed property `key` names, or nil. A host may reuse its buffer
+    /// for another key: the address only finds the entry, strcmp confirms it.
+    func property(_ key: UnsafePointer<CChar>) -> Unmanaged<LayerProperty>? {
         guard LayerProperty.fastPathsEnabled else { return nil }
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: key) >> 3) & (entries.count - 1)
         let e = entries[slot]
         if e.key == UnsafeRawPointer(key), let name = PropertyKeyCache.names[e.index], strcmp(name, key) == 0 {
-            return LayerProperties.all[e.index]
+            return PropertyKeyCache.properties[e.index]
         }
         guard strlen(key) < 32, let i = PropertyKeyCache.indexByKey[String(cString: key)] else { return nil }
         entries[slot] = (UnsafeRawPointer(key), i)
-        return LayerProperties.all[i]
+        return PropertyKeyCache.properties[i]
     }
 }
 

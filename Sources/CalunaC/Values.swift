@@ -222,7 +222,8 @@ public func caluna_layer_set(_ e: OpaquePointer?, _ layer: UInt64, _ keyPath: Un
                              _ value: UnsafeRawPointer?) -> Int32 {
     withEngine(e, "caluna_layer_set") { ce in
         let l = try ce.layer(layer, "layer")
-        if let keyPath, let value, let prop = ce.propertyKeys.property(keyPath), try setTyped(prop, l, value) { return }
+        if let keyPath, let value, let prop = ce.propertyKeys.property(keyPath),
+           try prop._withUnsafeGuaranteedRef({ try setTyped($0, l, value) }) { return }
         let key = try string(keyPath, "key_path")
         guard let value else { throw CalunaError(.invalidArgument, "value is NULL") }
         let v: Value
