@@ -277,12 +277,21 @@ public final class Layer: Linked {
     }
 
     /// The model state and the committed state read in place, with no copy
-    /// and no reference counted (the animation evaluation loop); the
-    /// pointer is valid inside `body` only.
+    /// and no reference counted (the animation evaluation loop, on the
+    /// engine's thread); the pointer is valid inside `body` only.
     @inline(__always)
     func withState<R>(_ body: (UnsafePointer<LayerState>) -> R) -> R { stateBox.withValueInPlace(body) }
     @inline(__always)
     func withCommittedState<R>(_ body: (UnsafePointer<LayerState>) -> R) -> R { committedBox.withValueInPlace(body) }
+    /// The fields boxed in LayerState.rare read in place by a reader on any
+    /// thread (render threads read layers at once): `withState` borrows
+    /// through a modifying access, and two of those at once are a race to
+    /// ThreadSanitizer. Stored properties only: through LayerState's
+    /// computed accessors the compiler copied the whole state per read.
+    @inline(__always)
+    func readRareState<R>(_ body: (UnsafePointer<LayerRareState>) -> R) -> R {
+        stateBox.withValue { $0.pointee.rare.withValue(body) }
+    }
 
     /// Brings the first two cache lines of the state in (the evaluation
     /// loop asks a few layers ahead: at many layers, waiting for memory was
@@ -365,10 +374,10 @@ public final class Layer: Linked {
     public var bounds: Rect { get { state.bounds } set { let oldValue = state.bounds; state.bounds = newValue; if state.bounds != oldValue { boundsChanged() }; changed("bounds") } }
     public var position: Point { get { state.position } set { state.position = newValue; changed("position") } }
     public var anchorPoint: Point { get { state.anchorPoint } set { state.anchorPoint = newValue; changed("anchorPoint") } }
-    public var anchorPointZ: Double { get { withState { $0.pointee.anchorPointZ } } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
-    public var zPosition: Double { get { withState { $0.pointee.zPosition } } set { let oldValue = zPosition; state.zPosition = newValue; if zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
-    public var transform: Transform3D { get { withState { $0.pointee.transform } } set { state.transform = newValue; changed("transform") } }
-    public var sublayerTransform: Transform3D { get { withState { $0.pointee.sublayerTransform } } set { state.sublayerTransform = newValue; changed("sublayerTransform") } }
+    public var anchorPointZ: Double { get { readRareState { $0.pointee.anchorPointZ } } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
+    public var zPosition: Double { get { readRareState { $0.pointee.zPosition } } set { let oldValue = zPosition; state.zPosition = newValue; if zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
+    public var transform: Transform3D { get { readRareState { $0.pointee.transform } } set { state.transform = newValue; changed("transform") } }
+    public var sublayerTransform: Transform3D { get { readRareState { $0.pointee.sublayerTransform } } set { state.sublayerTransform = newValue; changed("sublayerTransform") } }
     public var doubleSided: Bool { get { state.doubleSided } set { state.doubleSided = newValue; changed("doubleSided") } }
     public var geometryFlipped: Bool { get { state.geometryFlipped } set { state.geometryFlipped = newValue; changed("geometryFlipped") } }
     public var hidden: Bool { get { state.hidden } set { let oldValue = state.hidden; state.hidden = newValue; changed("hidden"); if oldValue != newValue { visibilityChanged() } } }
@@ -377,8 +386,8 @@ public final class Layer: Linked {
     public var masksToBounds: Bool { get { state.masksToBounds } set { state.masksToBounds = newValue; changed("masksToBounds") } }
     public var allowsGroupOpacity: Bool { get { state.allowsGroupOpacity } set { state.allowsGroupOpacity = newValue; changed("allowsGroupOpacity") } }
     public var allowsEdgeAntialiasing: Bool { get { state.allowsEdgeAntialiasing } set { state.allowsEdgeAntialiasing = newValue; changed("allowsEdgeAntialiasing") } }
-    public var name: String? { get { withState { $0.pointee.name } } set { state.name = newValue; changed("name") } }
-    public var timing: MediaTiming { get { withState(LayerState.timing) } set { state.timing = newValue; markNeedsCommit() } }
+    public var name: String? { get { readRareState { $0.pointee.name } } set { state.name = newValue; changed("name") } }
+    public var timing: MediaTiming { get { readRareState { $0.pointee.timing } } set { state.timing = newValue; markNeedsCommit() } }
     public var contents: Image? { get { state.appearance.value.contents } set { state.appearance.value.contents = newValue; foreignContents = nil; changed("contents") } }
     public var contentsGravity: ContentsGravity { get { state.appearance.value.contentsGravity } set { state.appearance.value.contentsGravity = newValue; changed("contentsGravity") } }
     public var contentsScale: Double { get { state.appearance.value.contentsScale } set { state.appearance.value.contentsScale = newValue; changed("contentsScale") } }
