@@ -370,4 +370,52 @@ import Testing
         #expect(s.log.names == ["a start", "a stop false"])
         #expect(s.log.timesMatch([0, 0.5]), "\(s.log.events)")
     }
+
+    /// Core Animation's presentation shows committed animations only: an
+    /// animation added (or one replacing another under its key) shows from
+    /// the commit that stamps it — reading the presentation before does not
+    /// start it — and N implicit sets in one frame evaluate nothing before
+    /// that commit.
+    @Test func animationsShowFromTheCommitThatStampsThem() throws {
+        let e = try Engine(size: Size(100, 100))
+        let l = e.makeLayer()
+        l.position = Point(10, 10)
+        try e.root.addSublayer(l)
+        try e.step(0)
+        func move(from x: Double) -> BasicAnimation {
+            let a = BasicAnimation()
+            a.keyPath = "position"
+            a.fromValue = .point(Point(x, 0))
+            a.toValue = .point(Point(x + 100, 0))
+            a.timing.duration = 1
+            return a
+        }
+        try l.addAnimation(move(from: 100), forKey: "move")
+        #expect(l.presentation()?.position == Point(10, 10), "not committed yet")
+        try e.step(0)
+        #expect(l.presentation()?.position == Point(100, 0))
+        try e.step(0.5)
+        // The replacement waits for the commit; the replaced one keeps showing.
+        try l.addAnimation(move(from: 300), forKey: "move")
+        #expect(l.presentation()?.position == Point(150, 0))
+        #expect(l.animationKeys == ["move"])
+        try e.step(0)
+        #expect(l.presentation()?.position == Point(300, 0))
+        #expect(l.animations.count == 1, "the replaced animation left at the commit")
+
+        // Implicit sets: each reads the value shown; nothing is evaluated
+        // until the step commits them, and the last one runs from there.
+        try e.step(2)
+        let shown = try #require(l.presentation()?.opacity)
+        let before = e.layerEvaluations
+        for i in 1...50 { l.opacity = Double(i) / 100 }
+        #expect(e.layerEvaluations == before, "\(e.layerEvaluations - before) evaluations before the commit")
+        #expect(l.presentation()?.opacity == shown)
+        let a = try #require(l.animation(forKey: "opacity") as? BasicAnimation)
+        #expect(a.fromValue == .number(shown) && a.toValue == nil)
+        try e.step(0)
+        #expect(l.presentation()?.opacity == shown)
+        try e.step(10)
+        #expect(l.presentation()?.opacity == 0.5)
+    }
 }

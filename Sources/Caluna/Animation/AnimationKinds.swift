@@ -40,13 +40,17 @@ public class BasicAnimation: PropertyAnimation {
     override func validate(for layer: Layer) throws {
         try super.validate(for: layer)
         let kind = try valueKind()
-        for (name, v) in [("fromValue", fromValue), ("toValue", toValue), ("byValue", byValue)] {
-            guard let v, v != .null else { continue }
-            if kind == .array, v.kind == .number { continue }   // scale/translate: uniform
+        // Each value in turn (an array of them cost an allocation per implicit animation).
+        func check(_ name: String, _ v: Value?) throws {
+            guard let v, v != .null else { return }
+            if kind == .array, v.kind == .number { return }   // scale/translate: uniform
             if v.kind != kind && !(kind == .color && v.kind == .null) {
                 throw CalunaError(.typeMismatch, "\(className).\(name) for '\(keyPath ?? "")' expects \(kind.expectation), got \(v.kind.expectation)")
             }
         }
+        try check("fromValue", fromValue)
+        try check("toValue", toValue)
+        try check("byValue", byValue)
     }
 }
 

@@ -15,7 +15,7 @@ extension Animation {
         var n = Animation.baseBytes
         if self is Transition { n += layer.subtreeLayerCount * Animation.snapshotBytesPerLayer }
         if let b = self as? BasicAnimation {
-            for v in [b.fromValue, b.toValue, b.byValue] { n += v?.estimatedBytes ?? 0 }
+            n += (b.fromValue?.estimatedBytes ?? 0) + (b.toValue?.estimatedBytes ?? 0) + (b.byValue?.estimatedBytes ?? 0)
         }
         if let k = self as? KeyframeAnimation {
             // The values, then the track's times, functions and cubic tangents.

@@ -73,11 +73,11 @@ extension Layer {
         // fromValue starts.
         engine?.evaluateIfClockMoved()
         if let key {
-            // Inside an open transaction the replacement waits for the commit;
-            // so does the removal of what it replaces (Core Animation commits
-            // both together), or the layer would show its model value meanwhile.
-            if engine?.transaction.depth ?? 0 > 0, let i = attachedAnimations.firstIndex(where: { $0.key == key }),
-               attachedAnimations[i].stamped {
+            // The replacement waits for the commit that stamps it (of an
+            // explicit transaction or of the step); so does the removal of
+            // what it replaces (Core Animation commits both together), or the
+            // layer would show its model value meanwhile.
+            if let i = attachedAnimations.firstIndex(where: { $0.key == key }), attachedAnimations[i].stamped {
                 attachedAnimations[i].key = nil
                 attachedAnimations[i].replaced = true
             } else {
@@ -87,7 +87,7 @@ extension Layer {
         let attached = AttachedAnimation(key: key, animation: copy, completions: transaction?.groupsForNewAnimation() ?? [])
         attachedAnimations.append(attached)
         if attached.observed { engine?.observedAnimations += 1 }
-        engine?.animationsChanged(on: self, added: true)
+        engine?.animationsChanged(on: self, added: true, shown: false)
         return copy
     }
 
@@ -121,7 +121,7 @@ extension Layer {
         if !a.stopped, a.animation.delegate != nil {
             engine?.queueStop(a.animation, layer: self, finished: finished)
         }
-        engine?.animationsChanged(on: self)
+        engine?.animationsChanged(on: self, shown: a.stamped)
     }
 
     /// Presentation layers are read-only copies; only model layers change.

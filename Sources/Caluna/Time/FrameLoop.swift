@@ -95,13 +95,31 @@ extension Engine {
 
     // MARK: commit
 
-    func animationsChanged(on layer: Layer, added: Bool = false) {
-        presentationStale = true
+    /// The layer's list of animations changed. `shown`: the change shows
+    /// before the next commit — a stamped animation left. An added one, or
+    /// one that left unstamped, shows nothing until a commit stamps what is
+    /// new (Core Animation's presentation shows committed animations only),
+    /// so the presentation is not evaluated again for it: N implicit sets in
+    /// one frame evaluate nothing until the commit.
+    func animationsChanged(on layer: Layer, added: Bool = false, shown: Bool = true) {
         layer.animationsVersion &+= 1
-        layer.presentationNeedsState = true
-        if changedAnimationIDs.insert(ObjectIdentifier(layer)).inserted { layersWithChangedAnimations.append(layer) }
+        if shown {
+            presentationChanged(layer)
+        } else if changedAnimationIDs.insert(ObjectIdentifier(layer)).inserted {
+            // Evaluated at the next commit all the same: one left without
+            // animations is let go there.
+            layersWithChangedAnimations.append(layer)
+        }
         if added { layersWithNewAnimations.append(layer) }
         if animatedLayerIDs.insert(ObjectIdentifier(layer)).inserted { animatedLayers.append(layer) }
+    }
+
+    /// What `layer`'s presentation shows must be evaluated again, from its
+    /// whole committed state.
+    private func presentationChanged(_ layer: Layer) {
+        presentationStale = true
+        layer.presentationNeedsState = true
+        if changedAnimationIDs.insert(ObjectIdentifier(layer)).inserted { layersWithChangedAnimations.append(layer) }
     }
 
     func queueStop(_ animation: Animation, layer: Layer, finished: Bool) {
@@ -130,7 +148,7 @@ extension Engine {
         transaction.commitImplicit()
         // Nothing changed since the presentation was evaluated at this time.
         if lastEvaluatedTick == clock.ticks, !presentationStale, layersNeedingCommit.isEmpty,
-           layersWithNewAnimations.isEmpty { return }
+           layersWithNewAnimations.isEmpty, layersWithChangedAnimations.isEmpty { return }
         // New animations start from what is on screen now: their layers are
         // brought to the current time (the others are evaluated below).
         if !layersWithNewAnimations.isEmpty, lastEvaluatedTick != nil, lastEvaluatedTick != clock.ticks {
@@ -201,6 +219,7 @@ extension Engine {
                 l.attachedAnimations[i].stamped = true
                 l.animationsVersion &+= 1
             }
+            presentationChanged(l)
         }
     }
 
@@ -217,11 +236,11 @@ extension Engine {
 
     // MARK: evaluation
 
-    /// Brings the presentation tree to the current time (stamping new
-    /// animations unless a transaction is open: they wait for its commit).
+    /// Brings the presentation tree to the current time. New animations are
+    /// not stamped here: as in Core Animation, the presentation shows
+    /// committed animations only, and they start at the next commit.
     func updatePresentationIfNeeded() {
         guard presentationStale || lastEvaluatedTick != clock.ticks else { return }
-        if transaction.depth == 0 { stampNewAnimations() }
         if lastEvaluatedTick == clock.ticks { evaluateChangedAnimations() } else { evaluateAnimations() }
     }
 
