@@ -44,8 +44,11 @@ public final class Engine: Linked {
     public internal(set) var treeVersion: UInt64 = 0
     /// Layers with attached animations (and ones that just lost them), in the
     /// order they first got one.
-    var animatedLayers: [Layer] = []
-    var animatedLayerIDs: Set<ObjectIdentifier> = []
+    // (The bookkeeping below is not checked for exclusivity at run time: it
+    // is read and written in place by code that calls nothing while it
+    // holds it, and each implicit animation touches it several times.)
+    @exclusivity(unchecked) var animatedLayers: [Layer] = []
+    @exclusivity(unchecked) var animatedLayerIDs: Set<ObjectIdentifier> = []
     /// The animated layers flattened for the common case (EvaluationPlan);
     /// off with CALUNA_NO_FAST_PATHS.
     var evaluationPlan = EvaluationPlan(fast: LayerProperty.fastPathsEnabled)
@@ -56,20 +59,20 @@ public final class Engine: Linked {
     }
     /// Attached animations someone observes — a delegate or a transaction
     /// completion block (none: no event times to visit).
-    var observedAnimations = 0
+    @exclusivity(unchecked) var observedAnimations = 0
     /// Layers that got animations not yet stamped by a commit.
-    var layersWithNewAnimations: [Layer] = []
+    @exclusivity(unchecked) var layersWithNewAnimations: [Layer] = []
     /// The clock reading the presentation tree was last evaluated at.
     var lastEvaluatedTick: Int64? = nil
     /// Animation starts and stops waiting to be delivered.
     var queuedEvents: [AnimationEvent] = []
     /// Animations were added or removed since the presentation was evaluated.
-    var presentationStale = false
+    @exclusivity(unchecked) var presentationStale = false
     /// The layers whose animations were added or removed since the
     /// presentation was evaluated (each once): at an unchanged time only
     /// they need evaluating again (FrameLoop.updatePresentationIfNeeded).
-    var layersWithChangedAnimations: [Layer] = []
-    var changedAnimationIDs: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) var layersWithChangedAnimations: [Layer] = []
+    @exclusivity(unchecked) var changedAnimationIDs: Set<ObjectIdentifier> = []
     /// Counts evaluations of one animated layer (tests check the work done).
     @exclusivity(unchecked) var layerEvaluations = 0
     /// Of those, the ones the evaluation plan's loop did.
@@ -88,7 +91,7 @@ public final class Engine: Linked {
     public let transaction = TransactionStack()
     /// Errors actions raised, for the call that made the change (LayerActions).
     var actionError: Error? = nil
-    var actionNesting = 0
+    @exclusivity(unchecked) var actionNesting = 0
     /// Resolved key paths shared by the animations attached in this engine
     /// (ResolvedKeyPath.resolve): at most `maximumResolvedKeyPaths`.
     var resolvedKeyPaths: [ResolvedKeyPath.CacheKey: ResolvedKeyPath] = [:]

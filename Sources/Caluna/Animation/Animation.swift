@@ -125,14 +125,14 @@ public enum ValueFunction: String, CaseIterable, Sendable {
 /// CAPropertyAnimation: an animation of one layer key path.
 public class PropertyAnimation: Animation {
     /// "position", "position.x", "transform.rotation.z", "backgroundColor", …
-    public var keyPath: String? = nil
+    @exclusivity(unchecked) public var keyPath: String? = nil
     // Resolved when attached.
-    var target: ResolvedKeyPath? = nil
+    @exclusivity(unchecked) var target: ResolvedKeyPath? = nil
     /// The value is added to the underlying value instead of replacing it.
     @exclusivity(unchecked) public var additive = false
     /// Each repeat starts where the previous one ended.
     @exclusivity(unchecked) public var cumulative = false
-    public var valueFunction: ValueFunction? = nil
+    @exclusivity(unchecked) public var valueFunction: ValueFunction? = nil
     /// `target` when it is a whole property the presentation can reset
     /// alone (AttachedAnimation.reset); overridden by kinds that write more.
     var resettableTarget: ResolvedKeyPath? { target.flatMap { $0.slot == .other ? nil : $0 } }

@@ -5,9 +5,11 @@ public class BasicAnimation: PropertyAnimation {
     /// evaluated on components (TypedBasic). (First: it fits in the bytes
     /// PropertyAnimation's flags leave before the values.)
     @exclusivity(unchecked) var typedSlot: ResolvedKeyPath.Slot? = nil
-    public var fromValue: Value? = nil
-    public var toValue: Value? = nil
-    public var byValue: Value? = nil
+    // Plain values, read on every attach (an exclusivity check per read
+    // was a tenth of an implicit animation, with the fields below).
+    @exclusivity(unchecked) public var fromValue: Value? = nil
+    @exclusivity(unchecked) public var toValue: Value? = nil
+    @exclusivity(unchecked) public var byValue: Value? = nil
 
     // Resolved at commit: the presentation value when the animation started,
     // used where the table says "the current value".

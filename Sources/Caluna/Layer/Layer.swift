@@ -256,7 +256,9 @@ public final class Layer: Linked {
 
     // MARK: animation state
     /// Attached animations in the order they apply (see LayerAnimations).
-    var attachedAnimations: [AttachedAnimation] = []
+    /// (Not checked for exclusivity at run time: closures over it only
+    /// read elements, and nothing it calls reaches the list again.)
+    @exclusivity(unchecked) var attachedAnimations: [AttachedAnimation] = []
     /// The presentation copy, created when the layer is first committed.
     public internal(set) var presentationLayer: Layer? = nil
     /// On a presentation layer: the model layer it shows.

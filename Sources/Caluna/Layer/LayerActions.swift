@@ -50,9 +50,11 @@ extension Layer {
 
     /// `action(forKey:)`, and whether the answer is a default action made
     /// for this call (no one else holds its animation).
-    func resolveAction(forKey key: String) throws -> (action: LayerAction?, made: Bool) {
+    /// `property`: the property `key` names, when the caller has it.
+    func resolveAction(forKey key: String, property: LayerProperty? = nil) throws -> (action: LayerAction?, made: Bool) {
         let found = try lookUpAction(forKey: key)
         if let found { return (found, false) }
+        if let property { return (Layer.defaultAction(for: property, transaction: engine?.transaction), true) }
         return (Layer.defaultAction(forKey: key, transaction: engine?.transaction, kind: kind), true)
     }
 
@@ -83,14 +85,20 @@ extension Layer {
     /// `kind` nil: the default of whichever kind has the property.
     public static func defaultAction(forKey key: String, transaction: TransactionStack?,
                                      kind: LayerKind? = .layer) -> LayerAction? {
-        if key == ActionKey.contents {
+        guard let p = try? LayerProperties.resolve(key, kind: kind) else { return nil }
+        return defaultAction(for: p, transaction: transaction)
+    }
+
+    /// The default action of property `p` (see above).
+    static func defaultAction(for p: LayerProperty, transaction: TransactionStack?) -> LayerAction? {
+        if p.key == ActionKey.contents {
             let t = Transition()
             t.timing.duration = transaction?.animationDuration ?? MediaTiming.defaultDuration
             return .animation(t)
         }
-        guard let p = try? LayerProperties.resolve(key, kind: kind), p.animatable, p.animatesImplicitly else { return nil }
+        guard p.animatable, p.animatesImplicitly else { return nil }
         let a = BasicAnimation()
-        a.keyPath = key
+        a.keyPath = p.key
         a.timing.duration = transaction?.animationDuration ?? MediaTiming.defaultDuration
         a.timingFunction = transaction?.animationTimingFunction ?? .default
         return .animation(a)
@@ -102,8 +110,8 @@ extension Layer {
     func changed(_ key: String) {
         markNeedsCommit()
         guard presentationLayer != nil, let engine, engine.actionsEnabled,
-              LayerProperties.named(key, kind: kind)?.animatable == true else { return }
-        engine.runAction(forKey: key, on: self)
+              let p = LayerProperties.named(key, kind: kind), p.animatable else { return }
+        engine.runAction(forKey: key, on: self, property: p)
     }
 
     /// An event that is not a property change (onOrderIn, sublayers, …).
@@ -121,7 +129,9 @@ extension Engine {
     /// Looks the action for `key` up and runs it. Errors (from a delegate, a
     /// custom action, a bad animation) are kept and reported by the call
     /// that made the change, or else by the next step.
-    func runAction(forKey key: String, on layer: Layer) {
+    /// `property`: the layer property `key` names, when the caller has it
+    /// (each lookup by name was a tenth of an implicit animation).
+    func runAction(forKey key: String, on layer: Layer, property: LayerProperty? = nil) {
         // Not FirstError.run: an action's own changes re-enter here, and an
         // inout access to the collector must not overlap itself.
         do {
@@ -130,11 +140,11 @@ extension Engine {
             }
             actionNesting += 1
             defer { actionNesting -= 1 }
-            let (action, made) = try layer.resolveAction(forKey: key)
+            let (action, made) = try layer.resolveAction(forKey: key, property: property)
             switch action {
             case nil, .null?: return
             case .custom(let c)?: try c.run(forKey: key, layer: layer, arguments: nil)
-            case .animation(let a)?: try run(made ? a : a.copy(), forKey: key, on: layer)
+            case .animation(let a)?: try run(made ? a : a.copy(), forKey: key, on: layer, property: property)
             }
         } catch {
             if actionError == nil { actionError = error }
@@ -145,11 +155,12 @@ extension Engine {
     /// under the event key (a transition under "transition"); a property
     /// animation without a key path gets the property's; a basic animation
     /// without a fromValue starts from what is on screen now.
-    private func run(_ a: Animation, forKey key: String, on layer: Layer) throws {
-        if let p = a as? PropertyAnimation, p.keyPath == nil, LayerProperties.named(key, kind: layer.kind) != nil { p.keyPath = key }
+    private func run(_ a: Animation, forKey key: String, on layer: Layer, property: LayerProperty?) throws {
+        if let p = a as? PropertyAnimation, p.keyPath == nil,
+           property != nil || LayerProperties.named(key, kind: layer.kind) != nil { p.keyPath = key }
         if let b = a as? BasicAnimation, b.fromValue == nil, b.valueFunction == nil, let keyPath = b.keyPath,
            let shown = layer.presentation() {
-            let v = try shown.value(forKeyPath: keyPath)
+            let v = try property.flatMap { $0.key == keyPath ? $0.get(shown) : nil } ?? shown.value(forKeyPath: keyPath)
             if v != .null { b.fromValue = v }
         }
         try layer.attach(a, forKey: a is Transition ? ActionKey.transition : key)
