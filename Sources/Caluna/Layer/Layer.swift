@@ -260,7 +260,9 @@ public final class Layer: Linked {
     /// read elements, and nothing it calls reaches the list again.)
     @exclusivity(unchecked) var attachedAnimations: [AttachedAnimation] = []
     /// The presentation copy, created when the layer is first committed.
-    public internal(set) var presentationLayer: Layer? = nil
+    /// (Read on every property set; not checked for exclusivity at run time:
+    /// every access is a plain read or write.)
+    @exclusivity(unchecked) public internal(set) var presentationLayer: Layer? = nil
     /// On a presentation layer: the model layer it shows.
     public internal(set) var modelLayerReference: Layer? {
         get { modelLink?.target }
