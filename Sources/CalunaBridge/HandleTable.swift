@@ -20,7 +20,11 @@ public final class HandleTable {
     private static let nextTag = Atomic<UInt32>(1)
 
     public let tag: UInt16
-    private var slots: [Slot] = []
+    /// (No dynamic exclusivity check: every lookup reads it. Every access is
+    /// a plain read or write that calls nothing — a write that drops the
+    /// last reference to a layer, whose deinit could run anything, is done
+    /// with the layer still held, and the layer freed after the write.)
+    @exclusivity(unchecked) private var slots: [Slot] = []
     private var free: [Int] = []
     private var allocationsSinceSweep = 0
 
@@ -70,7 +74,11 @@ public final class HandleTable {
             throw CalunaError(.invalidArgument, "layer id \(hex(id)) has no reference left to release")
         }
         slots[i].externalRefs -= 1
-        if slots[i].externalRefs == 0 { slots[i].owned = nil }
+        if slots[i].externalRefs == 0 {
+            let last = slots[i].owned   // freed after the write (see `slots`)
+            slots[i].owned = nil
+            withExtendedLifetime(last) {}
+        }
     }
 
     /// How many ids currently name live layers (for leak tests).

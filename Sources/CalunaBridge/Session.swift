@@ -4,7 +4,10 @@ import Caluna
 /// ABI wraps one per engine pointer; the Lua binding keeps one per Lua state.
 public final class Session {
     public private(set) var engine: Engine
-    public private(set) var handles = HandleTable()
+    /// (No dynamic exclusivity check: the C ABI reads it on every call.
+    /// Every access is a plain read, or `reset`'s write, which frees the old
+    /// table only after the write has ended; so no access can overlap another.)
+    @exclusivity(unchecked) public private(set) var handles = HandleTable()
     /// The memory cap for everything the session's engines make (the C ABI
     /// and the Lua binding set its `limit` and `external`); every engine the
     /// session makes, after a `reset` too, charges this one ledger.
@@ -34,6 +37,8 @@ public final class Session {
         let e = try Engine(size: size, scale: scale, memory: memory)
         try e.setRenderThreads(renderThreads)
         engine = e
+        let old = handles
         handles = HandleTable()
+        withExtendedLifetime(old) {}
     }
 }

@@ -39,14 +39,21 @@ func finite(_ values: [(String, Double)]) throws {
 extension CEngine {
     /// The live layer an id names; the message names the argument.
     func layer(_ id: UInt64, _ name: String) throws -> Layer {
-        let handles = self.handles   // read once: each read counts a reference
-        if let k = ObjectTable.otherKind(of: id, tag: handles.tag) {
-            throw CalunaError(.staleHandle, "\(name): id \(hexID(id)) is \(ObjectKind.article(forBits: k)) id, not a layer id")
-        }
-        do {
-            return try handles.layer(id)
-        } catch let e as CalunaError {
-            throw CalunaError(e.code, "\(name): \(e.message)")
+        // The table unretained (a reference counted was a tenth of a
+        // caluna_layer_set). The session holds it, and only Session.reset
+        // (ca.reset, from a script) replaces it. Nothing done before the
+        // lookup returns can run a script or any host code — it reads the
+        // id, the slot array and the layer's link, and an error only builds
+        // a message — so the session still holds the table when it is done.
+        try Unmanaged.passUnretained(session.handles)._withUnsafeGuaranteedRef { handles in
+            if let k = ObjectTable.otherKind(of: id, tag: handles.tag) {
+                throw CalunaError(.staleHandle, "\(name): id \(hexID(id)) is \(ObjectKind.article(forBits: k)) id, not a layer id")
+            }
+            do {
+                return try handles.layer(id)
+            } catch let e as CalunaError {
+                throw CalunaError(e.code, "\(name): \(e.message)")
+            }
         }
     }
 

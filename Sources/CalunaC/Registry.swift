@@ -25,10 +25,18 @@ final class CEngine {
     /// Release callbacks of host `user` pointers the engine let go of, run at
     /// the end of the outermost call (HostReference): never in the middle of
     /// a Swift mutation a release that calls back into the engine could meet.
-    var dueReleases: [DueRelease] = []
+    /// (No dynamic exclusivity check, here and on `actionDelegates`: every
+    /// outermost call reads both, and the checks were a tenth of a
+    /// caluna_layer_set. A DueRelease holds no reference, so every access
+    /// — read, append, replace — is a plain read or write that calls
+    /// nothing, and no access can overlap another.)
+    @exclusivity(unchecked) var dueReleases: [DueRelease] = []
     /// Layers' C action delegates (Actions.swift). Layer.delegate is weak, so
     /// the engine keeps them until the host clears one or its layer dies.
-    var actionDelegates: [ObjectIdentifier: CActionDelegate] = [:]
+    /// (Unchecked: a write may free a CActionDelegate, whose only effect is
+    /// its HostReference appending to `dueReleases`; nothing it frees reaches
+    /// this dictionary, so no access can overlap another.)
+    @exclusivity(unchecked) var actionDelegates: [ObjectIdentifier: CActionDelegate] = [:]
     /// Ids of images and of the drawing contexts of running draw callbacks
     /// (Images.swift, Drawing.swift).
     private(set) lazy var images = ExternalTable(tag: handles.tag, kind: .image)
@@ -99,6 +107,8 @@ final class CEngine {
     /// callbacks (and the ones they cause). The failed call's message stays
     /// what caluna_last_error reports, whatever the callbacks call.
     func runDueReleases() {
+        // The common case, checked first: nothing to let go of.
+        if actionDelegates.isEmpty && dueReleases.isEmpty { return }
         if actionDelegates.values.contains(where: { $0.layer == nil }) {
             actionDelegates = actionDelegates.filter { $0.value.layer != nil }
         }

@@ -3,7 +3,7 @@
  * engine, into another engine, from another thread, calls refused there), whose memory
  * charges go to the engine called; two engines used in turn; keys in a buffer the host
  * rewrites between calls; pointers of destroyed engines whose registry slots later engines
- * took over. The last line is "N passed, N failed". */
+ * took over; ids after ca.reset replaced the id table. The last line is "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 
@@ -198,11 +198,31 @@ static void test_slots_reused(void) {
     for (i = 0; i < N; i++) EXPECT_OK(NULL, caluna_engine_destroy(live[i]));
 }
 
+/* ca.reset replaces the engine's id table (the C calls read it without counting a
+ * reference): ids of the old table are refused, the new table answers. */
+static void test_ids_after_reset(void) {
+    caluna_engine *e = new_engine();
+    caluna_layer old = 0, fresh = 0;
+    caluna_value v = caluna_number(0.25);
+    printf("-- ids after ca.reset\n");
+    EXPECT_OK(e, caluna_layer_create(e, &old));
+    EXPECT_OK(e, caluna_layer_set(e, old, "opacity", &v));
+    EXPECT_OK(e, caluna_engine_load_string(e, "require(\"caluna\").reset()", "reset"));
+    EXPECT(e, caluna_layer_set(e, old, "opacity", &v), CALUNA_ERR_STALE_HANDLE);
+    EXPECT(e, caluna_layer_release(e, old), CALUNA_ERR_STALE_HANDLE);
+    EXPECT_OK(e, caluna_layer_create(e, &fresh));
+    CHECK(fresh != old, "the new table gives a new id");
+    EXPECT_OK(e, caluna_layer_set(e, fresh, "opacity", &v));
+    CHECK(number_of(e, fresh, "opacity") == 0.25, "and its layer takes the set");
+    EXPECT_OK(NULL, caluna_engine_destroy(e));
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     test_calls_from_a_callback();
     test_engines_in_turn();
     test_reused_key_buffer();
     test_slots_reused();
+    test_ids_after_reset();
     return finish();
 }
