@@ -157,44 +157,22 @@ public final class MemoryLedger: @unchecked Sendable {
 
     // MARK: the current ledger
 
-    /// The ledger the innermost `withCurrent` on this thread set, or nil.
+    /// The ledger the innermost `withCurrent` (or ThreadContext.enter) on
+    /// this thread set, or nil.
     public static var current: MemoryLedger? {
-        guard let p = pthread_getspecific(currentKey) else { return nil }
+        guard let p = ThreadContext.ledger else { return nil }
         return Unmanaged<MemoryLedger>.fromOpaque(p).takeUnretainedValue()
     }
 
     /// Runs `body` with `ledger` as this thread's current ledger (nil: none),
     /// restoring the previous one afterwards, also when `body` throws; calls
     /// nest. The ledger stays alive for the call (the caller holds it), so
-    /// the slot keeps an unretained pointer.
+    /// the thread's record keeps an unretained pointer.
     public static func withCurrent<R>(_ ledger: MemoryLedger?, _ body: () throws -> R) rethrows -> R {
-        let previous = pthread_getspecific(currentKey)
-        pthread_setspecific(currentKey, ledger.map { Unmanaged.passUnretained($0).toOpaque() })
-        defer { pthread_setspecific(currentKey, previous) }
+        let previous = ThreadContext.ledger
+        ThreadContext.ledger = ledger.map { Unmanaged.passUnretained($0).toOpaque() }
+        defer { ThreadContext.ledger = previous }
         return try withExtendedLifetime(ledger) { try body() }
-    }
-
-    /// What `enter` replaced, for `leave` to put back.
-    public struct Scope {
-        fileprivate let previous: UnsafeMutableRawPointer?
-        fileprivate let changed: Bool
-    }
-
-    /// `withCurrent` in two halves, without a closure or a reference counted:
-    /// for a caller that keeps `ledger` alive until `leave` itself (the C
-    /// ABI's calls, where the closure and the retain were a tenth of a call).
-    public static func enter(_ ledger: Unmanaged<MemoryLedger>) -> Scope {
-        let previous = pthread_getspecific(currentKey)
-        let this = ledger.toOpaque()
-        // Calls nested in one engine's call find their ledger already set.
-        if previous == this { return Scope(previous: previous, changed: false) }
-        pthread_setspecific(currentKey, this)
-        return Scope(previous: previous, changed: true)
-    }
-
-    /// Puts back the ledger `enter` replaced.
-    public static func leave(_ scope: Scope) {
-        if scope.changed { pthread_setspecific(currentKey, scope.previous) }
     }
 
     /// `MemoryLedger.withCurrent(self, body)`.
@@ -202,13 +180,6 @@ public final class MemoryLedger: @unchecked Sendable {
         try MemoryLedger.withCurrent(self, body)
     }
 }
-
-/// The thread-specific slot behind `MemoryLedger.current` (made once).
-private let currentKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-}()
 
 /// One charge held by the object it pays for, stored inline in it (no
 /// object of its own: the layers and animations that hold one per instance

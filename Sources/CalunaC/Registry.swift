@@ -343,18 +343,11 @@ func destroyEngine(_ a: EngineAdmission) {
 }
 
 /// The engine of the innermost call running on this thread (a callback of
-/// one engine may call another): what a caluna_value's IMAGE id is read
-/// against (readValue has no engine parameter).
-private let currentEngineKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-}()
-
-/// The engine inside whose call this thread is now, if any (unretained: the
-/// call holds it).
+/// one engine may call another), if any: what a caluna_value's IMAGE id is
+/// read against (readValue has no engine parameter). Unretained: the call
+/// holds it.
 func currentEngine() -> CEngine? {
-    guard let p = pthread_getspecific(currentEngineKey) else { return nil }
+    guard let p = ThreadContext.call else { return nil }
     return Unmanaged<CEngine>.fromOpaque(p).takeUnretainedValue()
 }
 
@@ -370,16 +363,12 @@ func withEngine(_ p: OpaquePointer?, _ function: String, _ body: (CEngine) throw
         admitted = a
     }
     defer { releaseEngine(admitted) }
-    // A call from a callback of the same engine finds the slot already set.
-    let outer = pthread_getspecific(currentEngineKey)
-    let this = admitted.engine.toOpaque()
-    if outer != this { pthread_setspecific(currentEngineKey, this) }
-    defer { if outer != this { pthread_setspecific(currentEngineKey, outer) } }
     // The held slot keeps the engine alive (and so its ledger): no reference
-    // is counted for the call.
+    // is counted for the call. The engine and its ledger are this thread's
+    // current ones until the call ends (put back before the due releases run).
     return admitted.engine._withUnsafeGuaranteedRef { ce in
-        let ledger = MemoryLedger.enter(ce.ledger)
-        defer { MemoryLedger.leave(ledger) }
+        let saved = ThreadContext.enter(ledger: ce.ledger, call: admitted.engine.toOpaque())
+        defer { ThreadContext.leave(saved) }
         do {
             try body(ce)
             return CalunaStatus.ok

@@ -1,4 +1,5 @@
 import Testing
+import Glibc
 @testable import Caluna
 import CalunaBridge
 
@@ -108,6 +109,39 @@ private func engine(room: Int, size: Size = Size(64, 64)) throws -> Engine {
         struct Boom: Error {}
         #expect(throws: Boom.self) { try b.withCurrent { throw Boom() } }
         #expect(MemoryLedger.current == nil)
+    }
+
+    /// ThreadContext.enter/leave (the C ABI's calls) and withCurrent share
+    /// one record per thread: they nest in any order, each puts back what it
+    /// replaced, and another thread sees none of it.
+    @Test func enteringACallNestsWithTheCurrentLedgerPerThread() {
+        let a = MemoryLedger(), b = MemoryLedger(), c = MemoryLedger()
+        // Any two addresses stand for two calls (the core only keeps them).
+        let call1 = Unmanaged.passUnretained(a).toOpaque(), call2 = Unmanaged.passUnretained(b).toOpaque()
+        #expect(ThreadContext.call == nil && MemoryLedger.current == nil)
+        let outer = ThreadContext.enter(ledger: .passUnretained(a), call: call1)
+        #expect(MemoryLedger.current === a && ThreadContext.call == call1)
+        b.withCurrent {
+            #expect(MemoryLedger.current === b && ThreadContext.call == call1)
+            let inner = ThreadContext.enter(ledger: .passUnretained(c), call: call2)
+            #expect(MemoryLedger.current === c && ThreadContext.call == call2)
+            ThreadContext.leave(inner)
+            #expect(MemoryLedger.current === b && ThreadContext.call == call1)
+        }
+        #expect(MemoryLedger.current === a && ThreadContext.call == call1)
+        final class Seen { var ledger = true, call = true }
+        let seen = Seen()
+        var thread = pthread_t()
+        let made = pthread_create(&thread, nil, { arg in
+            let s = Unmanaged<Seen>.fromOpaque(arg!).takeUnretainedValue()
+            (s.ledger, s.call) = (MemoryLedger.current != nil, ThreadContext.call != nil)
+            return nil
+        }, Unmanaged.passUnretained(seen).toOpaque())
+        #expect(made == 0)
+        if made == 0 { pthread_join(thread, nil) }
+        #expect(!seen.ledger && !seen.call, "another thread has its own record")
+        ThreadContext.leave(outer)
+        #expect(ThreadContext.call == nil && MemoryLedger.current == nil)
     }
 
     // MARK: the engine
