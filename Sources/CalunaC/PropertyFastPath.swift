@@ -42,7 +42,7 @@ final class PropertyKeyCache {
 /// Sets `value` (a caluna_value) on `layer` when `prop` takes its kind and
 /// it is finite; false when the general path must run.
 func setTyped(_ prop: LayerProperty, _ layer: Layer, _ value: UnsafeRawPointer) throws -> Bool {
-    guard let typed = prop.typed, let tag = ValueLayout.Tag(rawValue: value.loadUnaligned(as: Int32.self)) else { return false }
+    guard let typed = prop.typedKind, let tag = ValueLayout.Tag(rawValue: value.loadUnaligned(as: Int32.self)) else { return false }
     let u = value + ValueLayout.union
     func d(_ i: Int) -> Double { u.loadUnaligned(fromByteOffset: i * 8, as: Double.self) }
     switch (typed, tag) {

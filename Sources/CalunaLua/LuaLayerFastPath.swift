@@ -84,7 +84,7 @@ enum LuaLayerFastPath {
     static func newIndex(_ L: OpaquePointer) -> Int32? {
         guard let (l, p) = lookup(L) else { return nil }
         return l._withUnsafeGuaranteedRef { layer in p._withUnsafeGuaranteedRef { prop in
-            guard let typed = prop.typed else { return nil }
+            guard let typed = prop.typedKind else { return nil }
             // The value's shape, checked before anything changes.
             var n = (0.0, 0.0, 0.0, 0.0)
             switch typed {
@@ -100,6 +100,8 @@ enum LuaLayerFastPath {
             case .rect:
                 guard let a = positional(L, 4, from: 1), let b = positional(L, 4, from: 3) else { return nil }
                 n = (a.0, a.1, b.0, b.1)
+            default:
+                return nil   // typed access is one of the five kinds above
             }
             // A NaN or an infinity gets the general path's error.
             guard n.0.isFinite, n.1.isFinite, n.2.isFinite, n.3.isFinite else { return nil }
@@ -110,6 +112,7 @@ enum LuaLayerFastPath {
                 case .point: try prop.setPoint(layer, Point(n.0, n.1))
                 case .size: try prop.setSize(layer, Size(n.0, n.1))
                 case .rect: try prop.setRect(layer, Rect(n.0, n.1, n.2, n.3))
+                default: break   // not reached: the shape check returned
                 }
             }
             return protect(L) { L in

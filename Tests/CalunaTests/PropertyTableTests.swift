@@ -200,3 +200,34 @@ import Testing
     #expect(errorCode { try l.setValue(.null, forKeyPath: "name") } == nil)
     #expect(l.name == nil)
 }
+
+/// The fast paths switch on `typedKind` and call the typed setter kept apart
+/// from `typed`: for every property both agree with `typed`, and a typed set
+/// leaves the layer (or the error) as the general `set` does.
+@Test func typedSettersMatchTheGeneralSet() throws {
+    #expect(LayerProperties.all.filter { $0.typedKind != nil }.count > 20)
+    for p in LayerProperties.all {
+        let kind: ValueKind? = switch p.typed {
+        case .number?: .number
+        case .bool?: .bool
+        case .point?: .point
+        case .size?: .size
+        case .rect?: .rect
+        case nil: nil
+        }
+        #expect(p.typedKind == kind, "\(p.key)")
+        guard let kind else { continue }
+        for n in [0.25, 3, -2] {
+            let fast = Layer(), plain = Layer()
+            let (value, set): (Value, () throws -> Void) = switch kind {
+            case .number: (.number(n), { try p.setNumber(fast, n) })
+            case .bool: (.bool(n > 0), { try p.setBool(fast, n > 0) })
+            case .point: (.point(Point(n, 1)), { try p.setPoint(fast, Point(n, 1)) })
+            case .size: (.size(Size(n, 2)), { try p.setSize(fast, Size(n, 2)) })
+            default: (.rect(Rect(1, n, 3, n)), { try p.setRect(fast, Rect(1, n, 3, n)) })
+            }
+            #expect(errorCode(set) == errorCode { try p.set(plain, value) }, "\(p.key) = \(value)")
+            #expect(p.get(fast) == p.get(plain), "\(p.key) = \(value)")
+        }
+    }
+}

@@ -35,6 +35,12 @@ public final class LayerProperty {
     /// Typed access for stored numbers, flags, points, sizes and rects,
     /// without boxing in a Value (the Lua and C fast paths); nil otherwise.
     public let typed: TypedAccess?
+    /// The kind `typed` reads and writes (.number, .bool, .point, .size,
+    /// .rect), nil without typed access: what the fast paths switch on
+    /// (matching `typed` itself copies its closures, a retain and a release each).
+    public let typedKind: ValueKind?
+    /// The setter of `typed`, in a field of its kind, called in place.
+    private let setters: TypedSetters
 
     init(key: String, kind: ValueKind, nullable: Bool, derived: Bool, animatable: Bool, invalidates: Invalidation,
          allowsInfinity: Bool, elementKind: ValueKind? = nil, animatesImplicitly: Bool = true, typed: TypedAccess? = nil,
@@ -42,6 +48,25 @@ public final class LayerProperty {
         (self.key, self.kind, self.nullable, self.derived, self.animatable) = (key, kind, nullable, derived, animatable)
         (self.invalidates, self.allowsInfinity, self.elementKind) = (invalidates, allowsInfinity, elementKind)
         (self.animatesImplicitly, self.typed, self.read, self.write) = (animatesImplicitly, typed, read, write)
+        var setters = TypedSetters()
+        switch typed {
+        case .number(_, let w)?: (typedKind, setters.number) = (.number, w)
+        case .bool(_, let w)?: (typedKind, setters.bool) = (.bool, w)
+        case .point(_, let w)?: (typedKind, setters.point) = (.point, w)
+        case .size(_, let w)?: (typedKind, setters.size) = (.size, w)
+        case .rect(_, let w)?: (typedKind, setters.rect) = (.rect, w)
+        case nil: typedKind = nil
+        }
+        self.setters = setters
+    }
+
+    /// The setters of `typed`, at most one set.
+    private struct TypedSetters {
+        var number: ((Layer, Double) throws -> Void)?
+        var bool: ((Layer, Bool) throws -> Void)?
+        var point: ((Layer, Point) throws -> Void)?
+        var size: ((Layer, Size) throws -> Void)?
+        var rect: ((Layer, Rect) throws -> Void)?
     }
 
     /// A stored property's getter and (checking) setter, by kind.
@@ -68,27 +93,27 @@ public final class LayerProperty {
     /// (anything unusual — a NaN, a property of another kind — goes through
     /// `set` itself), without boxing the value.
     public func setNumber(_ layer: Layer, _ v: Double) throws {
-        guard case .number(_, let write)? = typed, v.isFinite else { return try set(layer, .number(v)) }
+        guard let write = setters.number, v.isFinite else { return try set(layer, .number(v)) }
         try setTyped(layer) { try write(layer, v) }
     }
 
     public func setBool(_ layer: Layer, _ v: Bool) throws {
-        guard case .bool(_, let write)? = typed else { return try set(layer, .bool(v)) }
+        guard let write = setters.bool else { return try set(layer, .bool(v)) }
         try setTyped(layer) { try write(layer, v) }
     }
 
     public func setPoint(_ layer: Layer, _ v: Point) throws {
-        guard case .point(_, let write)? = typed, v.x.isFinite, v.y.isFinite else { return try set(layer, .point(v)) }
+        guard let write = setters.point, v.x.isFinite, v.y.isFinite else { return try set(layer, .point(v)) }
         try setTyped(layer) { try write(layer, v) }
     }
 
     public func setSize(_ layer: Layer, _ v: Size) throws {
-        guard case .size(_, let write)? = typed, v.width.isFinite, v.height.isFinite else { return try set(layer, .size(v)) }
+        guard let write = setters.size, v.width.isFinite, v.height.isFinite else { return try set(layer, .size(v)) }
         try setTyped(layer) { try write(layer, v) }
     }
 
     public func setRect(_ layer: Layer, _ v: Rect) throws {
-        guard case .rect(_, let write)? = typed, v.origin.x.isFinite, v.origin.y.isFinite,
+        guard let write = setters.rect, v.origin.x.isFinite, v.origin.y.isFinite,
               v.size.width.isFinite, v.size.height.isFinite else { return try set(layer, .rect(v)) }
         try setTyped(layer) { try write(layer, v) }
     }
