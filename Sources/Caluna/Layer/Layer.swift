@@ -260,8 +260,10 @@ public final class Layer: Linked {
     /// read elements, and nothing it calls reaches the list again.)
     @exclusivity(unchecked) var attachedAnimations: [AttachedAnimation] = []
     /// The presentation copy, created when the layer is first committed.
-    /// (Read on every property set; not checked for exclusivity at run time:
-    /// every access is a plain read or write.)
+    /// (No dynamic exclusivity check: every property change reads it. Every
+    /// access is a plain read, the one write — ensurePresentation's, where it
+    /// was nil — frees nothing, and deinit's teardown runs when nothing else
+    /// can reach the layer; so no access can overlap another.)
     @exclusivity(unchecked) public internal(set) var presentationLayer: Layer? = nil
     /// On a presentation layer: the model layer it shows.
     public internal(set) var modelLayerReference: Layer? {
