@@ -8,16 +8,23 @@ import Glibc
 /// setter. Anything else — a key path with components, another kind of
 /// value, a NaN — takes the general path, which gives every error.
 final class PropertyKeyCache {
+    /// A key string's address, the property it named (unretained: the table
+    /// lives as long as the process) and that property's key as a C string.
+    /// Everything a hit needs is here: each read of a static is a call.
+    private struct Entry {
+        var key: UnsafeRawPointer? = nil
+        var name: UnsafeMutablePointer<CChar>? = nil
+        var property: Unmanaged<LayerProperty>? = nil
+    }
     /// Entries by the key string's address (direct-mapped). Read and written
     /// only in `property`, which calls nothing that could reach it again: the
     /// exclusivity check would cost more than the lookup.
-    @exclusivity(unchecked) private var entries = [(key: UnsafeRawPointer?, index: Int)](repeating: (nil, 0), count: 64)
+    @exclusivity(unchecked) private var entries = [Entry](repeating: Entry(), count: 64)
+    /// LayerProperty.fastPathsEnabled, read once.
+    private let enabled = LayerProperty.fastPathsEnabled
 
     /// Each typed property's key as a C string, by index in LayerProperties.all.
     private static let names: [UnsafeMutablePointer<CChar>?] = LayerProperties.all.map { $0.typed == nil ? nil : strdup($0.key) }
-    /// LayerProperties.all unretained: the table lives as long as the process,
-    /// so a lookup need not count a reference.
-    private static let properties = LayerProperties.all.map { Unmanaged.passUnretained($0) }
     private static let indexByKey: [String: Int] = {
         var d: [String: Int] = [:]
         for (i, p) in LayerProperties.all.enumerated() where p.typed != nil { d[p.key] = i }
@@ -27,15 +34,16 @@ final class PropertyKeyCache {
     /// The typed property `key` names, or nil. A host may reuse its buffer
     /// for another key: the address only finds the entry, strcmp confirms it.
     func property(_ key: UnsafePointer<CChar>) -> Unmanaged<LayerProperty>? {
-        guard LayerProperty.fastPathsEnabled else { return nil }
+        guard enabled else { return nil }
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: key) >> 3) & (entries.count - 1)
         let e = entries[slot]
-        if e.key == UnsafeRawPointer(key), let name = PropertyKeyCache.names[e.index], strcmp(name, key) == 0 {
-            return PropertyKeyCache.properties[e.index]
+        if e.key == UnsafeRawPointer(key), let name = e.name, let p = e.property, strcmp(name, key) == 0 {
+            return p
         }
         guard strlen(key) < 32, let i = PropertyKeyCache.indexByKey[String(cString: key)] else { return nil }
-        entries[slot] = (UnsafeRawPointer(key), i)
-        return PropertyKeyCache.properties[i]
+        let p = Unmanaged.passUnretained(LayerProperties.all[i])
+        entries[slot] = Entry(key: UnsafeRawPointer(key), name: PropertyKeyCache.names[i], property: p)
+        return p
     }
 }
 
