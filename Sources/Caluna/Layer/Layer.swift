@@ -384,7 +384,7 @@ public final class Layer: Linked {
     public var position: Point { get { state.position } set { state.position = newValue; changed("position") } }
     public var anchorPoint: Point { get { state.anchorPoint } set { state.anchorPoint = newValue; changed("anchorPoint") } }
     public var anchorPointZ: Double { get { readRareState { $0.pointee.anchorPointZ } } set { state.anchorPointZ = newValue; changed("anchorPointZ") } }
-    public var zPosition: Double { get { readRareState { $0.pointee.zPosition } } set { let oldValue = zPosition; state.zPosition = newValue; if zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
+    public var zPosition: Double { get { state.zPosition } set { let oldValue = zPosition; state.zPosition = newValue; if zPosition != oldValue { superlayer?.sublayerOrderChanged() }; changed("zPosition") } }
     public var transform: Transform3D { get { readRareState { $0.pointee.transform } } set { state.transform = newValue; changed("transform") } }
     public var sublayerTransform: Transform3D { get { readRareState { $0.pointee.sublayerTransform } } set { state.sublayerTransform = newValue; changed("sublayerTransform") } }
     public var doubleSided: Bool { get { state.doubleSided } set { state.doubleSided = newValue; changed("doubleSided") } }
