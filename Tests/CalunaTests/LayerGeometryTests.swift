@@ -285,3 +285,17 @@ private func classify(_ p: Point, _ s: Listing11) throws -> String? {
     let detached = s.engine.makeLayer()
     #expect(errorCode { try s.B.convert(Point(0, 0), to: detached) } == .treeError)
 }
+
+/// Core Animation's affineTransform reads the transform when it is affine
+/// and the identity when it is not (not the affine part).
+@Test func affineTransformOfANonAffineTransformIsTheIdentity() throws {
+    let l = Layer(engine: nil)
+    let a = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 3, ty: 4)
+    l.affineTransform = a
+    #expect(l.affineTransform == a)
+    var t = Transform3D(a)
+    t.m34 = -1.0 / 500
+    l.transform = t
+    #expect(l.affineTransform == .identity)
+    #expect(try l.value(forKeyPath: "affineTransform") == .transform(.identity))
+}

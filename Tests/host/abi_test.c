@@ -573,6 +573,14 @@ static void test_values(scene *s) {
     v = get(e, l, "affineTransform");
     CHECK(v.type == CALUNA_TYPE_TRANSFORM && v.u.transform[0] == 2 && v.u.transform[5] == 3 && v.u.transform[12] == 10,
           "affineTransform reads the affine part");
+    {   /* Not affine (perspective): affineTransform reads the identity, as in Core Animation. */
+        double p[16] = {2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 1, -0.002, 10, 20, 0, 1};
+        EXPECT_OK(e, set(e, l, "transform", caluna_transform(p)));
+        v = get(e, l, "affineTransform");
+        same = v.type == CALUNA_TYPE_TRANSFORM;
+        for (k = 0; k < 16; k++) same &= v.u.transform[k] == ((k % 5 == 0) ? 1.0 : 0.0);
+        CHECK(same, "affineTransform of a perspective transform is the identity");
+    }
     EXPECT_OK(e, set(e, l, "transform", caluna_transform_identity()));
 
     /* unknown keys */

@@ -297,6 +297,18 @@ T.test("F49 three siblings with z = 2, 0, 1 draw as B, C, A", function()
   T.same(s[1], A); T.same(s[2], B); T.same(s[3], C)
 end, { size = {100, 100} })
 
+T.test("affineTransform reads the identity when the transform is not affine (Core Animation)", function()
+  local L = ca.Layer{ bounds = {0, 0, 10, 10} }
+  L.affineTransform = ca.AffineTransform.rotation(pi / 2):translate(3, 4)
+  T.near(L.affineTransform, ca.AffineTransform.rotation(pi / 2):translate(3, 4), 1e-12)
+  local t = ca.Transform3D.identity
+  t.m34 = -1 / 500
+  L.transform = t:translate(3, 4, 0)
+  T.eq(L.affineTransform, ca.AffineTransform.identity, "perspective: the identity, not the affine part")
+  L.transform = ca.Transform3D.rotation(0.3, 0, 1, 0)
+  T.eq(L.affineTransform, ca.AffineTransform.identity, "a rotation about y is not affine")
+end)
+
 T.test("D17 zPosition sorts siblings only: a child cannot escape its parent", function()
   ca.root.backgroundColor = white
   local P = ca.Layer{ frame = {0, 0, 60, 60}, backgroundColor = red }

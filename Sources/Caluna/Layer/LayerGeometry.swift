@@ -120,9 +120,11 @@ extension Layer {
         }
     }
 
-    /// CGAffineTransform view of `transform` (setAffineTransform: / affineTransform).
+    /// CGAffineTransform view of `transform` (setAffineTransform: /
+    /// affineTransform). A transform that is not affine reads as the
+    /// identity, as in Core Animation (not its affine part).
     public var affineTransform: AffineTransform {
-        get { transform.affine }
+        get { let t = transform; return t.isAffine ? t.affine : .identity }
         set { transform = Transform3D(newValue) }
     }
 

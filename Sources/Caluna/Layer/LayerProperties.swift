@@ -458,7 +458,7 @@ extension Layer {
     /// Stored as a Transform3D so it shares the transform kind (setAffineTransform
     /// keeps only the affine part of what it is given).
     var affineTransformValue: Transform3D {
-        get { Transform3D(transform.affine) }
+        get { Transform3D(affineTransform) }
         set { transform = Transform3D(newValue.affine) }
     }
 
