@@ -284,6 +284,7 @@ T.test("reading layer.transform gives a copy: change it and assign it back", fun
   T.eq(L.transform.m34, -1 / 500, "assigning it back does")
   t.m41 = 99
   T.eq(L.transform.m41, 50, "the layer keeps its own copy")
+  L.transform = ca.Transform3D.translation(50, 0, 0)   -- affine: affineTransform reads it
   local a = L.affineTransform
   a.tx = 1234
   T.eq(L.affineTransform.tx, 50)
