@@ -21,19 +21,6 @@
 /* ---------------------------------------------------------------------------------------- */
 /* helpers                                                                                  */
 
-static caluna_engine *engine_sized(double w, double h, double scale) {
-    caluna_engine *e = NULL;
-    caluna_engine_options o = caluna_engine_options_default();
-    o.width = w;
-    o.height = h;
-    o.scale = scale;
-    if (caluna_engine_create(&o, &e) != CALUNA_OK) {
-        printf("FAIL: cannot create an engine: %s\n", caluna_last_error(NULL));
-        exit(1);
-    }
-    return e;
-}
-
 static caluna_layer root_of(caluna_engine *e) {
     caluna_layer r = 0;
     caluna_root_layer(e, &r);
@@ -276,7 +263,7 @@ static int32_t counter_cb(caluna_engine *e, caluna_layer layer, caluna_context c
 
 static void listing_2_5(double s) {
     printf("-- listing 2.5 through a C draw callback, scale %g\n", s);
-    caluna_engine *e = engine_sized(300, 300, s);
+    caluna_engine *e = new_engine_sized(300, 300, s);
     caluna_layer root = root_of(e);
     lset(e, root, "backgroundColor", caluna_color_rgb(LIGHTGRAY, 1));
     caluna_layer white = add_layer(e, 0, 50, 50, 200, 200, WHITE);
@@ -350,7 +337,7 @@ static void listing_2_5(double s) {
 
 static void contents_listings(void) {
     printf("-- listings 2.1–2.4: contents from caller pixels\n");
-    caluna_engine *e = engine_sized(300, 300, 1);
+    caluna_engine *e = new_engine_sized(300, 300, 1);
     caluna_layer root = root_of(e);
     lset(e, root, "backgroundColor", caluna_color_rgb(LIGHTGRAY, 1));
     caluna_image tb = make_image(e, 100, 150, img_tb);
@@ -557,7 +544,7 @@ static void images(void) {
 
 static void effects(void) {
     printf("-- listings 4.1–4.2: cornerRadius, masksToBounds, border\n");
-    caluna_engine *e = engine_sized(500, 300, 1);
+    caluna_engine *e = new_engine_sized(500, 300, 1);
     lset(e, root_of(e), "backgroundColor", caluna_color_rgb(LIGHTGRAY, 1));
     caluna_layer v1 = add_layer(e, 0, 20, 20, 200, 200, WHITE);
     caluna_layer v2 = add_layer(e, 0, 270, 20, 200, 200, WHITE);
@@ -595,7 +582,7 @@ static void effects(void) {
     caluna_engine_destroy(e);
 
     printf("-- listing 4.3: a hard-edged shadow (radius 0)\n");
-    e = engine_sized(200, 200, 1);
+    e = new_engine_sized(200, 200, 1);
     lset(e, root_of(e), "backgroundColor", caluna_color_rgb(WHITE, 1));
     caluna_layer q = add_layer(e, 0, 50, 50, 100, 100, RED);
     EXPECT_OK(e, lset(e, q, "shadowOpacity", caluna_number(1)));
@@ -623,7 +610,7 @@ static void effects(void) {
     caluna_engine_destroy(e);
 
     printf("-- listing 4.4: shadowPath\n");
-    e = engine_sized(200, 200, 1);
+    e = new_engine_sized(200, 200, 1);
     lset(e, root_of(e), "backgroundColor", caluna_color_rgb(WHITE, 1));
     q = add_layer(e, 0, 50, 50, 100, 100, RED);
     lset(e, q, "shadowOpacity", caluna_number(1));
@@ -686,7 +673,7 @@ static void effects(void) {
 
 static void masks(void) {
     printf("-- listing 4.5: a mask layer\n");
-    caluna_engine *e = engine_sized(200, 200, 1);
+    caluna_engine *e = new_engine_sized(200, 200, 1);
     lset(e, root_of(e), "backgroundColor", caluna_color_rgb(WHITE, 1));
     caluna_image q = make_image(e, 200, 200, img_q);
     caluna_layer iv = add_layer(e, 0, 0, 0, 200, 200, -1);
@@ -737,7 +724,7 @@ static void masks(void) {
 /* Listing 4.7: group opacity. */
 static void group_opacity(void) {
     printf("-- listing 4.7: group opacity and shouldRasterize\n");
-    caluna_engine *e = engine_sized(400, 300, 1);
+    caluna_engine *e = new_engine_sized(400, 300, 1);
     lset(e, root_of(e), "backgroundColor", caluna_color_rgb(BLACK, 1));
     caluna_layer b = add_layer(e, 0, 0, 0, 150, 50, WHITE);
     lset(e, b, "position", caluna_point(250, 150));
@@ -813,7 +800,7 @@ static void memory_g10(void) {
 
 static void drawing(void) {
     printf("-- drawing: gradients, images, text, renderInContext, snapshots, bad input\n");
-    caluna_engine *e = engine_sized(200, 200, 1);
+    caluna_engine *e = new_engine_sized(200, 200, 1);
     lset(e, root_of(e), "backgroundColor", caluna_color_rgb(WHITE, 1));
     caluna_layer l = add_layer(e, 0, 0, 0, 100, 100, -1);
     caluna_layer other = 0;

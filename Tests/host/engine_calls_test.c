@@ -18,18 +18,6 @@ static double number_of(caluna_engine *e, caluna_layer l, const char *key) {
     return v.u.number;
 }
 
-static caluna_engine *sized_engine(void) {
-    caluna_engine_options o = caluna_engine_options_default();
-    caluna_engine *e = NULL;
-    o.width = SIDE;
-    o.height = SIDE;
-    if (caluna_engine_create(&o, &e) != CALUNA_OK) {
-        printf("FAIL: cannot create an engine: %s\n", caluna_last_error(NULL));
-        exit(1);
-    }
-    return e;
-}
-
 /* What the onOrderIn callback did from inside caluna_layer_add_sublayer. */
 typedef struct {
     caluna_engine *engine, *other;
@@ -75,7 +63,7 @@ static int32_t on_order_in(caluna_engine *e, caluna_layer layer, const char *eve
 
 static void test_calls_from_a_callback(void) {
     inside in;
-    caluna_engine *e = sized_engine(), *other = sized_engine();
+    caluna_engine *e = new_engine_sized(SIDE, SIDE, 1), *other = new_engine_sized(SIDE, SIDE, 1);
     caluna_layer root = 0, l = 0;
     caluna_action a;
     memset(&in, 0, sizeof in);

@@ -1,5 +1,5 @@
 /* Engine, layer, animation and presentation helpers shared by the C host tests that build
- * scenes through the ABI (anim_test, transactions_test, actions_test). C99. */
+ * scenes through the ABI (anim_test, transactions_test, actions_test, …). C99. */
 #ifndef CALUNA_HOST_SCENE_H
 #define CALUNA_HOST_SCENE_H
 
@@ -12,6 +12,20 @@
 static inline caluna_engine *new_engine(void) {
     caluna_engine *e = NULL;
     if (caluna_engine_create(NULL, &e) != CALUNA_OK) {
+        printf("FAIL: cannot create an engine: %s\n", caluna_last_error(NULL));
+        exit(1);
+    }
+    return e;
+}
+
+/* An engine of w × h points at `scale` pixels per point. */
+static inline caluna_engine *new_engine_sized(double w, double h, double scale) {
+    caluna_engine *e = NULL;
+    caluna_engine_options o = caluna_engine_options_default();
+    o.width = w;
+    o.height = h;
+    o.scale = scale;
+    if (caluna_engine_create(&o, &e) != CALUNA_OK) {
         printf("FAIL: cannot create an engine: %s\n", caluna_last_error(NULL));
         exit(1);
     }

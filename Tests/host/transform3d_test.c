@@ -24,19 +24,6 @@ static const double PI = 3.14159265358979323846;
 /* ---------------------------------------------------------------------------------------- */
 /* helpers                                                                                  */
 
-static caluna_engine *engine_sized(double w, double h) {
-    caluna_engine *e = NULL;
-    caluna_engine_options o = caluna_engine_options_default();
-    o.width = w;
-    o.height = h;
-    o.scale = 1;
-    if (caluna_engine_create(&o, &e) != CALUNA_OK) {
-        printf("FAIL: cannot create an engine: %s\n", caluna_last_error(NULL));
-        exit(1);
-    }
-    return e;
-}
-
 static caluna_layer root_of(caluna_engine *e) {
     caluna_layer r = 0;
     caluna_root_layer(e, &r);
@@ -121,7 +108,7 @@ typedef struct cube_scene {
 
 static cube_scene make_cube(int double_sided) {
     cube_scene c;
-    c.e = engine_sized(400, 400);
+    c.e = new_engine_sized(400, 400, 1);
     caluna_engine *e = c.e;
     set_or_say(e, root_of(e), "backgroundColor", rgb(0x000000));
     c.container = add(e, root_of(e), NULL);
@@ -248,7 +235,7 @@ static caluna_layer cube_with_transform(caluna_engine *e, caluna_layer parent, c
 }
 
 static caluna_engine *two_cubes(const char *cls, int double_sided, caluna_layer *c1, caluna_layer *c2) {
-    caluna_engine *e = engine_sized(400, 400);
+    caluna_engine *e = new_engine_sized(400, 400, 1);
     set_or_say(e, root_of(e), "backgroundColor", rgb(0x000000));
     caluna_layer container = add(e, root_of(e), NULL);
     set_or_say(e, container, "frame", caluna_rect(0, 0, 400, 400));
@@ -321,7 +308,7 @@ static void test_flattening_control(void) {
 
 static void test_classes_and_hostile_calls(void) {
     printf("--- classes and hostile calls\n");
-    caluna_engine *e = engine_sized(100, 100);
+    caluna_engine *e = new_engine_sized(100, 100, 1);
     caluna_layer l = 0, tl = 0;
     const char *name = NULL;
 
@@ -404,7 +391,7 @@ static void test_classes_and_hostile_calls(void) {
     v = caluna_transform(id);
     EXPECT(e, caluna_layer_set(e, gone, "sublayerTransform", &v), CALUNA_ERR_STALE_HANDLE);
     EXPECT(e, caluna_layer_add_sublayer(e, r, gone), CALUNA_ERR_STALE_HANDLE);
-    caluna_engine *other = engine_sized(10, 10);
+    caluna_engine *other = new_engine_sized(10, 10, 1);
     caluna_layer foreign = 0;
     EXPECT_OK(other, caluna_layer_create_class(other, "CATransformLayer", &foreign));
     EXPECT(e, caluna_layer_class_name(e, foreign, &name), CALUNA_ERR_STALE_HANDLE);
@@ -413,7 +400,7 @@ static void test_classes_and_hostile_calls(void) {
     EXPECT_OK(NULL, caluna_engine_destroy(other));
 
     /* A destroyed engine. */
-    caluna_engine *dead = engine_sized(10, 10);
+    caluna_engine *dead = new_engine_sized(10, 10, 1);
     EXPECT_OK(NULL, caluna_engine_destroy(dead));
     EXPECT(dead, caluna_layer_create_class(dead, "CATransformLayer", &out), CALUNA_ERR_STALE_HANDLE);
     EXPECT(dead, caluna_layer_class_name(dead, l, &name), CALUNA_ERR_STALE_HANDLE);
