@@ -42,11 +42,11 @@ public final class Engine: Linked {
     /// sublayer or a mask: bindings that track which layers are in the tree
     /// (the Lua pins) look again only when it moved.
     public internal(set) var treeVersion: UInt64 = 0
+    // (The animation bookkeeping below is not checked for exclusivity at run
+    // time: it is read and written in place by code that calls nothing while
+    // it holds it, and each implicit animation touches it several times.)
     /// Layers with attached animations (and ones that just lost them), in the
     /// order they first got one.
-    // (The bookkeeping below is not checked for exclusivity at run time: it
-    // is read and written in place by code that calls nothing while it
-    // holds it, and each implicit animation touches it several times.)
     @exclusivity(unchecked) var animatedLayers: [Layer] = []
     @exclusivity(unchecked) var animatedLayerIDs: Set<ObjectIdentifier> = []
     /// The animated layers flattened for the common case (EvaluationPlan);

@@ -299,10 +299,11 @@ public final class Layer: Linked {
         stateBox.withValue { $0.pointee.rare.withValue(body) }
     }
 
-    /// Brings the whole state in (three cache lines at most: 136 bytes,
-    /// 16-byte aligned): the evaluation loop asks a few layers ahead, for
-    /// the model's boxes and the presentation's geometry and opacity (at
-    /// many layers, waiting for memory was most of a frame).
+    /// Brings the whole state in (at most three cache lines: those of its
+    /// first byte, its last byte and the one 64 bytes in): the evaluation
+    /// loop asks a few layers ahead, for the model's boxes and the
+    /// presentation's geometry and opacity (at many layers, waiting for
+    /// memory was most of a frame).
     @inline(__always)
     func prefetchState() {
         withState { s in

@@ -189,7 +189,8 @@ struct EvaluationPlan {
 extension Engine {
     /// Evaluates entry `e` (its host's local time from `hosts`); false when
     /// the layer must take the general path this frame (anything written
-    /// here is reset by it; the caller plans a moved entry again). The arithmetic is TypedBasic's (endpoints, blend) and
+    /// here is reset by it; the caller plans a moved entry again). The
+    /// arithmetic is TypedBasic's (endpoints, blend) and
     /// Animation.linearProgress; references are borrowed from the plan.
     @inline(__always)
     func evaluateFast(_ e: EvaluationPlan.Entry, _ tracks: UnsafeBufferPointer<EvaluationPlan.Track>,
